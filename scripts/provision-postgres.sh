@@ -205,7 +205,7 @@ install_pgvector() {
     die "could not download pgvector's source from trixie (see $TRIXIE_LIST)"
   src=$(find "$WORKDIR" -mindepth 1 -maxdepth 1 -type d -name 'pgvector-*' | head -n 1)
   [[ -n $src ]] || die "apt-get source pgvector produced no source directory in $WORKDIR"
-  # OPTFLAGS= drops upstream's -march=native, as Debian's own build does.
+  # OPTFLAGS= keeps the build portable (older pgvector releases default to -march=native).
   run_logged "building pgvector" make -C "$src" PG_CONFIG="$pg_config" OPTFLAGS= ||
     die "building pgvector failed"
   run_logged "installing pgvector" make -C "$src" PG_CONFIG="$pg_config" OPTFLAGS= install ||
@@ -267,7 +267,10 @@ install_pg_cron() {
   fi
   if [[ -z $(configured_setting cron.database_name) ]]; then
     info "ALTER SYSTEM SET cron.database_name = '$CRON_DB'"
-    psql_admin -c "ALTER SYSTEM SET cron.database_name = '$CRON_DB'" || return 1
+    # Before PostgreSQL 17, ALTER SYSTEM rejects a custom setting unknown to the
+    # session; SET first creates the placeholder (pg_cron is not loaded yet).
+    psql_admin -c "SET cron.database_name = '$CRON_DB'" \
+      -c "ALTER SYSTEM SET cron.database_name = '$CRON_DB'" || return 1
     restart=1
   elif [[ -z $CRON_DB_SOURCE || $CRON_DB_SOURCE == default ]]; then
     restart=1 # set in the config files but not live yet

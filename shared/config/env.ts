@@ -52,6 +52,8 @@ export const envSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   RATE_LIMIT_USER_PER_MINUTE: int(120),
   RATE_LIMIT_IP_PER_MINUTE: int(300),
+  // Past this the limiter lets the request through (fail open) rather than slow every request.
+  RATE_LIMIT_TIMEOUT_MS: int(500),
 
   // QStash
   QSTASH_URL: optionalUrl,
