@@ -27,7 +27,6 @@ grant usage on schema extensions to anon, authenticated, service_role;
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema auth to anon, authenticated, service_role;
 
-create extension if not exists pgcrypto with schema extensions;
 
 -- The subset of Supabase Auth's users table that the project and the auth emulator use,
 -- with Supabase's column names and types.

@@ -14,7 +14,15 @@ const en = {
   AUTH_ALG_NOT_ALLOWED: 'The access token uses an algorithm that is not allowed.',
   AUTH_AUDIENCE: 'The access token was issued for another audience.',
   AUTH_ISSUER: 'The access token was issued by another issuer.',
+  AUTH_PROVIDER_TOKEN_INVALID: 'The sign-in token from Apple or Google is not valid. Sign in again.',
+  REFRESH_TOKEN_INVALID: 'The session has ended. Sign in again.',
+  IDENTITY_UNAVAILABLE: 'Sign-in is temporarily unavailable. Try again shortly.',
+  ACCOUNT_SUSPENDED: 'This account is suspended.',
+  DEV_TOKEN_INVALID: 'A valid X-Dev-Token header is required.',
+  DEV_USER_UNKNOWN: 'The X-Dev-User header does not name a seeded development user.',
   ADMIN_UNAUTHORIZED: 'A valid admin bearer token is required.',
+  CRON_UNAUTHORIZED: 'A valid cron bearer token is required.',
+  QSTASH_SIGNATURE_INVALID: 'The QStash signature is missing or not valid.',
   BODY_TOO_LARGE: 'The request body is too large.',
   INVALID_JSON: 'The request body is not valid JSON.',
   VALIDATION_FAILED: 'The request is not valid.',
@@ -25,6 +33,7 @@ const en = {
   SERVICE_UNAVAILABLE: 'A service we depend on is unavailable. Try again shortly.',
   IMPULSE_QUOTA_EXCEEDED: 'You have used your quota, or your access is not active.',
   SUBSCRIPTION_INACTIVE: 'An active subscription is required.',
+  INVALID_CURSOR: 'The cursor is not valid.',
 } as const;
 export type MessageKey = keyof typeof en;
 
