@@ -3,7 +3,7 @@
 -- The access rule; mirrors isSubscriptionActive in shared/domain/access.ts (a test runs both).
 create or replace function public.is_subscription_active(
   tier text, status text, trial_ends_at timestamptz, subscription_end_date timestamptz,
-  is_partner boolean default true, at timestamptz default now()
+  is_partner boolean default false, at timestamptz default now()
 ) returns boolean language sql immutable set search_path = '' as $$
   select case
     when status is null or status in ('expired', 'inactive') then false

@@ -6,4 +6,5 @@ import { createRedis } from '../../shared/cache/redis.ts';
 const config = loadConfig(Deno.env.toObject());
 const app = createHealthApp({ config, sql: createSql(config.DATABASE_URL, { max: 1 }), redis: createRedis(config) });
 
-Deno.serve(app.fetch);
+// PORT only matters outside Supabase (the Deno smoke test); the edge runtime ignores it.
+Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000) }, app.fetch);
