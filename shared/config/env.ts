@@ -46,6 +46,7 @@ export const envSchema = z.object({
   SUPABASE_JWT_ISSUER: optionalText,
   SUPABASE_JWKS_URL: optionalUrl,
   SUPABASE_JWT_SECRET: optionalText,
+  IDENTITY_TIMEOUT_MS: int(8000),
 
   // Upstash Redis (REST) for rate limits and counters
   UPSTASH_REDIS_REST_URL: optionalUrl,
@@ -66,10 +67,12 @@ export const envSchema = z.object({
   // AI providers (the emulators locally)
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalUrl,
-  ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-5'),
+  ANTHROPIC_MODEL: z.string().default('claude-sonnet-4-6'),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
+  // Per-request timeout of AI calls; the SDKs' own retries are off (the job queue retries).
+  AI_REQUEST_TIMEOUT_MS: int(60_000),
 
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   LOG_SILENT: bool,

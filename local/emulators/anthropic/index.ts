@@ -171,11 +171,15 @@ export function createAnthropicEmulator(opts: Omit<AnthropicEmulatorOptions, 'po
 
     let content: unknown[];
     let outputText: string;
+    let truncated = false;
     if (tool) {
       let input = sampleSchema(tool.input_schema, { rng, words: vocabulary, root: tool.input_schema }) as Record<string, unknown>;
       if (invalid) input = corrupt(input, tool.input_schema);
-      content = [{ type: 'tool_use', id: newId('toolu'), name: tool.name, input, caller: { type: 'direct' } }];
       outputText = JSON.stringify(input);
+      // Like the API, a tool call cut off by max_tokens arrives with an incomplete (here: empty) input.
+      truncated = approxTokens(outputText) > body.max_tokens;
+      if (truncated) input = {};
+      content = [{ type: 'tool_use', id: newId('toolu'), name: tool.name, input, caller: { type: 'direct' } }];
     } else {
       const n = 5 + Math.floor(rng() * 10);
       outputText = Array.from({ length: n }, () => vocabulary[Math.floor(rng() * vocabulary.length)]).join(' ') + '.';
@@ -190,7 +194,7 @@ export function createAnthropicEmulator(opts: Omit<AnthropicEmulatorOptions, 'po
         role: 'assistant',
         model: body.model,
         content,
-        stop_reason: tool ? 'tool_use' : 'end_turn',
+        stop_reason: truncated ? 'max_tokens' : tool ? 'tool_use' : 'end_turn',
         stop_sequence: null,
         usage: {
           input_tokens: inputTokens,
@@ -208,7 +212,9 @@ export function createAnthropicEmulator(opts: Omit<AnthropicEmulatorOptions, 'po
   async function handleMessages(req: Request): Promise<Response> {
     count += 1;
     await injector.delay();
-    if (req.headers.get('x-api-key') !== opts.apiKey) return error(401, 'authentication_error', 'invalid x-api-key');
+    // SDK 1.x sends the key as a bearer token; older clients and curl send x-api-key.
+    const key = req.headers.get('x-api-key') ?? req.headers.get('authorization')?.replace(/^Bearer\s+/i, '');
+    if (key !== opts.apiKey) return error(401, 'authentication_error', 'invalid x-api-key');
     if (!req.headers.get('anthropic-version')) {
       return error(400, 'invalid_request_error', 'anthropic-version: header is required');
     }

@@ -57,6 +57,7 @@ function validate(body: unknown): Response | null {
 export function createOpenAIEmulator(opts: Omit<OpenAIEmulatorOptions, 'port'>) {
   const injector = new FaultInjector();
   let count = 0;
+  let last: EmbeddingsRequest | null = null;
   let windowStart = 0;
   let used = { requests: 0, tokens: 0 };
 
@@ -106,6 +107,7 @@ export function createOpenAIEmulator(opts: Omit<OpenAIEmulatorOptions, 'port'>) 
     if (invalid) return invalid;
 
     const request = body as EmbeddingsRequest;
+    last = request;
     const inputs = typeof request.input === 'string' ? [request.input] : request.input;
     const dimensions = request.dimensions ?? models[request.model]!.dimensions;
     const base64 = request.encoding_format === 'base64';
@@ -137,6 +139,8 @@ export function createOpenAIEmulator(opts: Omit<OpenAIEmulatorOptions, 'port'>) 
     resetFaults: () => injector.reset(),
     /** Number of /v1/embeddings requests received (including failed ones). */
     requests: () => count,
+    /** The last well-formed request body, for tests that inspect what the client sent. */
+    lastRequest: () => last,
     async fetch(req: Request): Promise<Response> {
       const control = await injector.handleControl(req);
       if (control) return control;
