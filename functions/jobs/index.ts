@@ -1,5 +1,5 @@
 import { createJobsApp } from './app.ts';
-import { defaultHandlers } from './routes/handlers.ts';
+import { aiHandlersFromConfig, defaultHandlers } from './routes/handlers.ts';
 import { loadConfig } from '../../shared/config/env.ts';
 import { createSql } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/http/logger.ts';
@@ -10,8 +10,7 @@ const app = createJobsApp({
   config,
   log,
   sql: createSql(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX }),
-  handlers: defaultHandlers,
+  handlers: { ...defaultHandlers, ...aiHandlersFromConfig(config) },
 });
 
-// PORT only matters outside Supabase (the Deno smoke test); the edge runtime ignores it.
-Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000) }, app.fetch);
+Deno.serve(app.fetch);

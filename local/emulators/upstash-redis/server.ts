@@ -45,6 +45,7 @@ const isReplyError = (err: unknown): err is Error => err instanceof ReplyError;
 export async function startUpstashRedisEmulator(opts: UpstashRedisEmulatorOptions): Promise<UpstashRedisEmulator> {
   const redis = new IORedis(opts.redisUrl ?? 'redis://127.0.0.1:6379', {
     db: opts.db ?? 0,
+    protocol: 2, // Upstash answers with RESP2 shapes (flat arrays, scores as strings)
     // Fail commands at once while Redis is down instead of queueing them: callers see a 500 quickly.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -83,7 +84,7 @@ export async function startUpstashRedisEmulator(opts: UpstashRedisEmulatorOption
     if (refused) return { error: refused };
     const { command, reply } = prepare(input);
     try {
-      const raw = (await redis.callBuffer(command[0]!, ...command.slice(1))) as RawReply;
+      const raw = (await redis.callBuffer(rawName(command), ...command.slice(1))) as RawReply;
       return { result: reply ? reply(raw) : raw };
     } catch (err) {
       if (isReplyError(err)) return { error: err.message };
@@ -99,7 +100,7 @@ export async function startUpstashRedisEmulator(opts: UpstashRedisEmulatorOption
     }
     const batch = transaction ? redis.multi() : redis.pipeline();
     prepared.forEach(({ command }, i) => {
-      if (!refused[i]) batch.callBuffer(command[0]!, ...command.slice(1));
+      if (!refused[i]) batch.callBuffer(rawName(command), ...command.slice(1));
     });
     let results: [Error | null, unknown][] = [];
     if (prepared.some((_, i) => !refused[i])) {
@@ -167,6 +168,10 @@ export async function startUpstashRedisEmulator(opts: UpstashRedisEmulatorOption
     },
   };
 }
+
+// ioredis reshapes some replies (HGETALL into an object, WITHSCORES into pairs), looked up by the
+// lower-case command name. Upstash returns Redis's flat arrays, so send the name upper-cased.
+const rawName = (command: Command) => command[0]!.toUpperCase();
 
 function authorized(req: IncomingMessage, url: URL, token: string): boolean {
   const header = req.headers.authorization;
