@@ -34,6 +34,20 @@ const en = {
   IMPULSE_QUOTA_EXCEEDED: 'You have used your quota, or your access is not active.',
   SUBSCRIPTION_INACTIVE: 'An active subscription is required.',
   INVALID_CURSOR: 'The cursor is not valid.',
+  AI_UNAVAILABLE: 'The AI service is temporarily unavailable. Try again shortly.',
+  INSIGHTS_RECENTLY_REGENERATED: 'Insights were regenerated recently. Try again later.',
+  // Journal core
+  LINKED_ENTITY_NOT_FOUND: 'A linked impulse or session was not found.',
+  CONFLICT: 'This conflicts with existing data.',
+  IMPULSE_HAS_SESSIONS: 'An impulse with sessions cannot be deleted.',
+  CHECK_IN_ALREADY_CONVERTED: 'This check-in has already been turned into an impulse.',
+  SESSION_ALREADY_OPEN: 'This impulse already has an open session.',
+  SESSION_STEP_OUT_OF_ORDER: 'Only the current step of the session can be answered.',
+  SESSION_STEP_ALREADY_SUBMITTED: 'This step has already been answered.',
+  SESSION_NOT_ACTIVE: 'This session is no longer open.',
+  SESSION_ALREADY_COMPLETED: 'This session is already completed.',
+  SESSION_INCOMPLETE: 'Answer all five steps before completing the session.',
+  SESSION_NOT_COMPLETED: 'A reflection can be written once the session is completed.',
 } as const;
 export type MessageKey = keyof typeof en;
 

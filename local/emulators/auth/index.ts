@@ -4,6 +4,7 @@
 // profile trigger on auth.users fires exactly as on Supabase.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { serve } from '@hono/node-server';
+import type postgres from 'postgres';
 import { Hono, type Context } from 'hono';
 import {
   SignJWT,
@@ -434,10 +435,10 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions): Promise<Auth
     }
     if (typeof body.email === 'string') await sql`update auth.users set email = ${body.email.toLowerCase()}, updated_at = now() where id = ${user.id}`;
     if (body.user_metadata && typeof body.user_metadata === 'object') {
-      await sql`update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}') || ${sql.json(body.user_metadata as Record<string, unknown>)}, updated_at = now() where id = ${user.id}`;
+      await sql`update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}') || ${sql.json(body.user_metadata as postgres.JSONValue)}, updated_at = now() where id = ${user.id}`;
     }
     if (body.app_metadata && typeof body.app_metadata === 'object') {
-      await sql`update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || ${sql.json(body.app_metadata as Record<string, unknown>)}, updated_at = now() where id = ${user.id}`;
+      await sql`update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || ${sql.json(body.app_metadata as postgres.JSONValue)}, updated_at = now() where id = ${user.id}`;
     }
     return c.json(await userJson(sql, (await findUser(sql, user.id))!));
   });
