@@ -13,7 +13,7 @@ import { createApiApp } from '../functions/api/app.ts';
 import { createHealthApp } from '../functions/health/app.ts';
 import { createJobsApp } from '../functions/jobs/app.ts';
 import { createCronApp } from '../functions/cron/app.ts';
-import { defaultHandlers } from '../functions/jobs/routes/handlers.ts';
+import { aiHandlersFromConfig, defaultHandlers } from '../functions/jobs/routes/handlers.ts';
 import { publisherFromConfig } from '../shared/queue/publisher.ts';
 import { ROOT, migrate } from './migrate.ts';
 import { startEmbeddedPostgres } from './pglite.ts';
@@ -150,12 +150,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const publisher = publisherFromConfig(config);
 
     const apps: Record<string, { fetch: (req: Request) => Response | Promise<Response> }> = {
-      api: createApiApp({ config, sql, log: log.child({ fn: 'api' }) }),
+      api: createApiApp({ config, sql, log: log.child({ fn: 'api' }), redis, publisher }),
       health: createHealthApp({ config, sql, redis }),
-      jobs: createJobsApp({ config, sql, log: log.child({ fn: 'jobs' }), handlers: defaultHandlers }),
+      jobs: createJobsApp({ config, sql, log: log.child({ fn: 'jobs' }), handlers: { ...defaultHandlers, ...aiHandlersFromConfig(config) } }),
       cron: createCronApp({ config, sql, log: log.child({ fn: 'cron' }), publisher }),
     };
-    server.handle(async (req) => routeToFunction(req, apps));
+    // Like Supabase's gateway, /auth/v1/* on the same port reaches the identity backend.
+    server.handle(async (req) =>
+      new URL(req.url).pathname.startsWith('/auth/v1/') ? proxyTo(auth.url, req) : routeToFunction(req, apps),
+    );
 
     if (opts.scheduler !== false) {
       const jobs = SCHEDULES.map(({ job, cron }) =>
@@ -189,6 +192,13 @@ export async function routeToFunction(
   const app = apps[url.pathname.split('/')[1] ?? ''];
   if (!app) return Response.json({ error: { code: 'NOT_FOUND', message: 'Not found.' } }, { status: 404 });
   return app.fetch(req);
+}
+
+async function proxyTo(target: string, req: Request): Promise<Response> {
+  const url = new URL(req.url);
+  const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.arrayBuffer();
+  const res = await fetch(`${target}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body });
+  return new Response(res.body, { status: res.status, headers: res.headers });
 }
 
 /** Binds the port now and takes the request handler once the apps exist. */

@@ -2,12 +2,10 @@
 // maxRetries is 0: the job queue retries with backoff, so SDK retries would multiply attempts
 // and spend function time waiting inside a request.
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import type { Config } from '../config/env.ts';
 import { AiError } from './errors.ts';
 
 export type AnthropicConfig = Pick<Config, 'ANTHROPIC_API_KEY' | 'ANTHROPIC_BASE_URL' | 'AI_REQUEST_TIMEOUT_MS'>;
-export type EmbeddingConfig = Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'AI_REQUEST_TIMEOUT_MS'>;
 
 export function createAnthropicClient(config: AnthropicConfig): Anthropic {
   if (!config.ANTHROPIC_API_KEY) throw new AiError('anthropic', 'not_configured', 'ANTHROPIC_API_KEY is not set');
@@ -22,16 +20,4 @@ export function createAnthropicClient(config: AnthropicConfig): Anthropic {
   });
 }
 
-export function createEmbeddingClient(config: EmbeddingConfig): OpenAI {
-  if (!config.OPENAI_API_KEY) throw new AiError('openai', 'not_configured', 'OPENAI_API_KEY is not set');
-  return new OpenAI({
-    apiKey: config.OPENAI_API_KEY,
-    baseURL: config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    maxRetries: 0,
-    timeout: config.AI_REQUEST_TIMEOUT_MS,
-    logLevel: 'warn',
-  });
-}
+export { createEmbeddingClient, type EmbeddingConfig } from './embeddings.ts';

@@ -1,6 +1,25 @@
 // Text embeddings for similarity search: vector(512) columns, so always 512 dimensions.
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
+import type { Config } from '../config/env.ts';
 import { AiError, toAiError } from './errors.ts';
+
+export type EmbeddingConfig = Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'AI_REQUEST_TIMEOUT_MS'>;
+
+// Here rather than in clients.ts: the api function embeds search queries and must not load the
+// text-generation SDK.
+export function createEmbeddingClient(config: EmbeddingConfig): OpenAI {
+  if (!config.OPENAI_API_KEY) throw new AiError('openai', 'not_configured', 'OPENAI_API_KEY is not set');
+  return new OpenAI({
+    apiKey: config.OPENAI_API_KEY,
+    baseURL: config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    maxRetries: 0,
+    timeout: config.AI_REQUEST_TIMEOUT_MS,
+    logLevel: 'warn',
+  });
+}
 
 export const EMBEDDING_DIMENSIONS = 512;
 
@@ -30,7 +49,7 @@ export async function embed(input: EmbedInput): Promise<EmbedResult> {
       { signal: input.signal },
     );
   } catch (err) {
-    throw toAiError(err, 'openai');
+    throw toAiError(err, 'openai', OpenAI);
   }
   const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => Array.from(d.embedding));
   if (vectors.length !== input.texts.length || vectors.some((v) => v.length !== dimensions)) {

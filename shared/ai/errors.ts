@@ -1,7 +1,5 @@
 // Typed AI failures. `retryable` tells the job worker whether to let the queue retry (429, 5xx,
 // timeouts, connection failures) or to fail the job for good (other 4xx, invalid output).
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 
 export type AiProvider = 'anthropic' | 'openai';
 export type AiErrorKind =
@@ -84,19 +82,30 @@ function kindOfStatus(status: number): AiErrorKind {
   return 'bad_request';
 }
 
-/** Maps an SDK error (either provider) to an AiError; other errors pass through unchanged. */
-export function toAiError(err: unknown, provider: AiProvider): unknown {
+// deno-lint-ignore no-explicit-any
+type ErrorClass = abstract new (...args: any[]) => Error;
+/** The error classes both SDKs export; passed in so that this module imports neither SDK. */
+export interface SdkErrorClasses {
+  APIUserAbortError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIError: ErrorClass;
+}
+
+/** Maps an SDK error to an AiError; other errors pass through unchanged. */
+export function toAiError(err: unknown, provider: AiProvider, sdk: SdkErrorClasses): unknown {
   if (err instanceof AiError) return err;
-  const sdk = provider === 'anthropic' ? Anthropic : OpenAI;
   if (err instanceof sdk.APIUserAbortError) return new AiError(provider, 'aborted', 'request aborted');
   if (err instanceof sdk.APIConnectionTimeoutError) return new AiError(provider, 'timeout', 'request timed out');
   if (err instanceof sdk.APIConnectionError) return new AiError(provider, 'connection', 'connection failed');
-  if (err instanceof sdk.APIError && typeof err.status === 'number') {
-    const headers = err.headers instanceof Headers ? err.headers : undefined;
+  const apiError = err as Error & { status?: unknown; headers?: unknown };
+  if (err instanceof sdk.APIError && typeof apiError.status === 'number') {
+    const status = apiError.status;
+    const headers = apiError.headers instanceof Headers ? apiError.headers : undefined;
     // 409 is a lock timeout at Anthropic; the SDKs treat it as retryable too.
-    const kind = err.status === 409 ? 'server_error' : kindOfStatus(err.status);
+    const kind = status === 409 ? 'server_error' : kindOfStatus(status);
     const requestId = (err as { requestID?: string | null }).requestID ?? undefined;
-    return new AiError(provider, kind, `${provider} answered ${err.status}`, err.status, parseRetryAfter(headers), requestId);
+    return new AiError(provider, kind, `${provider} answered ${status}`, status, parseRetryAfter(headers), requestId);
   }
   return err;
 }

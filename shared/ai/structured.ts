@@ -1,6 +1,6 @@
 // One forced tool call per request: the tool's input_schema comes from a zod schema, and the
 // model's tool input is validated with the same schema before anyone uses it.
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { InvalidAiOutputError, toAiError, type AiUsage, type OutputIssue } from './errors.ts';
 import { parseAnthropicRateLimits, type RateLimitSnapshot } from './rate-limits.ts';
@@ -72,7 +72,7 @@ export async function generateStructured<S extends z.ZodType>(
         )
         .withResponse();
     } catch (err) {
-      throw toAiError(err, 'anthropic');
+      throw toAiError(err, 'anthropic', Anthropic);
     }
     const { data: message, response, request_id } = result;
     usage.inputTokens += message.usage.input_tokens;

@@ -10,7 +10,7 @@ if ((provider !== 'apple' && provider !== 'google') || !email) {
 const nonceAt = rest.indexOf('--nonce');
 const nonce = nonceAt >= 0 ? rest[nonceAt + 1] : undefined;
 const base = (process.env.SUPABASE_URL ?? 'http://127.0.0.1:54321').replace(/\/$/, '');
-const key = process.env.SUPABASE_ANON_KEY ?? process.env.IDENTITY_SECRET_KEY ?? 'local-anon-key';
+const key = process.env.SUPABASE_ANON_KEY ?? process.env.IDENTITY_SECRET_KEY ?? 'dev-anon-key';
 
 const res = await fetch(`${base}/auth/v1/_dev/id-token`, {
   method: 'POST',
