@@ -1,8 +1,8 @@
 // Semantic search over the caller's impulses, sessions and check-ins (pgvector cosine similarity
 // in the find_similar_* functions). POST, so the query text never appears in URLs or access logs.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../../shared/http/context.ts';
-import { withUser, type Sql } from '../../../shared/db/client.ts';
+import type { AppEnv, UserClaims } from '../../../shared/http/context.ts';
+import { withUser, type Sql, type Tx } from '../../../shared/db/client.ts';
 import { toVectorLiteral, type QueryEmbedder } from '../../../shared/domain/embedder.ts';
 import { AppError, notFound } from '../../../shared/http/errors.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
@@ -113,27 +113,29 @@ export function registerSearch(app: OpenAPIHono<AppEnv>, deps: { sql: Sql; embed
     return c.json(ok(result), 200);
   });
 
-  app.openapi(similarRoute, async (c) => {
-    const user = c.var.user;
-    const { id } = c.req.valid('param');
-    const { threshold, limit } = c.req.valid('query');
-    const items = await withUser(sql, user, async (tx) => {
+  // Both "similar to one of my impulses" routes: 404 unless the impulse is the caller's.
+  const similarToOwnImpulse = <R extends WithDate>(
+    user: UserClaims, id: string, query: (tx: Tx) => Promise<R[]>,
+  ) =>
+    withUser(sql, user, async (tx) => {
       const [own] = await tx`select 1 from public.impulses where id = ${id} and user_id = ${user.sub}`;
       if (!own) throw notFound();
-      return dated(await tx<ImpulseRow[]>`select * from public.find_similar_to_impulse(${id}, ${threshold}, ${limit})`);
+      return dated(await query(tx));
     });
+
+  app.openapi(similarRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { threshold, limit } = c.req.valid('query');
+    const items = await similarToOwnImpulse(c.var.user, id, (tx) =>
+      tx<ImpulseRow[]>`select * from public.find_similar_to_impulse(${id}, ${threshold}, ${limit})`);
     return c.json(ok({ items }), 200);
   });
 
   app.openapi(similarSessionsRoute, async (c) => {
-    const user = c.var.user;
     const { id } = c.req.valid('param');
     const { threshold, limit } = c.req.valid('query');
-    const items = await withUser(sql, user, async (tx) => {
-      const [own] = await tx`select 1 from public.impulses where id = ${id} and user_id = ${user.sub}`;
-      if (!own) throw notFound();
-      return dated(await tx<SessionRow[]>`select * from public.find_sessions_similar_to_impulse(${id}, ${threshold}, ${limit})`);
-    });
+    const items = await similarToOwnImpulse(c.var.user, id, (tx) =>
+      tx<SessionRow[]>`select * from public.find_sessions_similar_to_impulse(${id}, ${threshold}, ${limit})`);
     return c.json(ok({ items }), 200);
   });
 }
