@@ -13,13 +13,16 @@ export interface SweepResult {
 }
 
 export async function sweepJobs(sql: Sql, publisher: JobPublisher, opts: { log?: Logger; limit?: number } = {}): Promise<SweepResult> {
-  const stale = await sql<Pick<Job, 'id'>[]>`
+  const stale = await sql<Pick<Job, 'id' | 'status'>[]>`
     update public.jobs
     set status = case when attempts >= max_attempts then 'failed'::public.job_status else 'waiting'::public.job_status end,
         finished_at = case when attempts >= max_attempts then now() end,
         last_error = 'StaleActive', updated_at = now()
     where status = 'active' and started_at < now() - interval '10 minutes'
-    returning id`;
+    returning id, status`;
+  // A job given up on leaves no entity waiting on it forever.
+  const givenUp = stale.filter((j) => j.status === 'failed').map((j) => j.id);
+  if (givenUp.length > 0) await sql`select public.fail_job_entities(${givenUp}::uuid[])`;
 
   // Due for over a minute and not running: claim the batch by moving run_at, so that a
   // concurrent sweep skips these rows, then publish each.

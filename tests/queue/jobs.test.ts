@@ -377,6 +377,28 @@ describe('sweeper cron', () => {
     await db.sql`delete from public.jobs where id = ${fresh!.id}`;
   });
 
+  it('fails a stale job that is out of attempts, and the entity it was working on with it', async () => {
+    const [u] = await db.sql<{ id: string }[]>`insert into auth.users (email) values (${`stale-${uuid()}@example.com`}) returning id`;
+    await db.sql`update public.profiles set subscription_tier = 'mastery', subscription_status = 'active' where id = ${u!.id}`;
+    const [imp] = await db.sql<{ id: string }[]>`
+      insert into public.impulses (user_id, content, classification, ai_status)
+      values (${u!.id}, 'stale impulse', 'contraction', 'processing') returning id`;
+    const [ses] = await db.sql<{ id: string }[]>`
+      insert into public.sessions (user_id, impulse_id, classification, current_step, step_2_ai_status)
+      values (${u!.id}, ${imp!.id}, 'contraction', 2, 'processing') returning id`;
+    const stale = await db.sql<Job[]>`
+      insert into public.jobs (queue, payload, status, attempts, max_attempts, started_at, run_at) values
+        ('impulse-classification', ${db.sql.json({ impulseId: imp!.id })}, 'active', 5, 5, now() - interval '11 minutes', now() - interval '12 minutes'),
+        ('unified-guidance', ${db.sql.json({ sessionId: ses!.id, step: 2 })}, 'active', 5, 5, now() - interval '11 minutes', now() - interval '12 minutes')
+      returning *`;
+    expect(await (await cron('sweep-jobs')).json()).toMatchObject({ reset_active: 2 });
+    for (const j of stale) expect(await job(j.id)).toMatchObject({ status: 'failed', last_error: 'StaleActive' });
+    const [after] = await db.sql<{ ai_status: string; step_1: string; step_2: string }[]>`
+      select i.ai_status, s.step_1_ai_status as step_1, s.step_2_ai_status as step_2
+      from public.impulses i join public.sessions s on s.impulse_id = i.id where i.id = ${imp!.id}`;
+    expect(after).toEqual({ ai_status: 'failed', step_1: 'pending', step_2: 'failed' });
+  });
+
   it('expires trials through public.expire_trials()', async () => {
     const userId = uuid();
     await db.sql`insert into auth.users (id, email) values (${userId}, ${`${userId}@example.test`})`;
