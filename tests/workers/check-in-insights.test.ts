@@ -1,8 +1,7 @@
 // check-in-assessment and insights-regeneration end to end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInAssessmentSchema } from '../../shared/ai/schemas.ts';
-import { enqueue, findJob, type JobPayload, type QueueName } from '../../shared/queue/index.ts';
-import { EMBEDDING_MODEL, createCheckIn, createImpulse, createUser, parseVector, startStack, type Stack } from './harness.ts';
+import { EMBEDDING_MODEL, createCheckIn, createImpulse, createUser, parseVector, startStack, type Stack, runJob } from './harness.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -12,18 +11,12 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function run(queue: QueueName, payload: JobPayload) {
-  const { job } = await enqueue(stack.db.sql, stack.publisher, queue, payload);
-  await stack.qstash.idle();
-  return (await findJob(stack.db.sql, job.id))!;
-}
-
 describe('check-in-assessment', () => {
   it('writes the assessment, classification and embedding with its usage', async () => {
     const userId = await createUser(stack.db);
     await createCheckIn(stack.db, userId, 'Slept badly, still went for a run');
     const checkInId = await createCheckIn(stack.db, userId, 'Feeling open and grateful after talking with my sister');
-    const job = await run('check-in-assessment', { checkInId });
+    const job = await runJob(stack, 'check-in-assessment', { checkInId });
     expect(job.status).toBe('completed');
     const [row] = await stack.db.sql`
       select ai_assessment_status, ai_assessment, classification, embedding::text as embedding, embedding_model
@@ -48,7 +41,7 @@ describe('insights-regeneration', () => {
     ];
     await stack.db.sql`
       insert into public.analytics_insights (user_id, kind, title, content) values (${userId}, 'pattern', 'old', 'old')`;
-    const job = await run('insights-regeneration', { userId });
+    const job = await runJob(stack, 'insights-regeneration', { userId });
     expect(job.status).toBe('completed');
     const insights = await stack.db.sql<{ kind: string; title: string; data_points: { entryIds: string[]; confidence: number } }[]>`
       select kind, title, data_points from public.analytics_insights where user_id = ${userId}`;
@@ -66,7 +59,7 @@ describe('insights-regeneration', () => {
   it('completes without an AI call for a user without entries', async () => {
     const userId = await createUser(stack.db);
     const before = stack.anthropic.requests();
-    expect((await run('insights-regeneration', { userId })).status).toBe('completed');
+    expect((await runJob(stack, 'insights-regeneration', { userId })).status).toBe('completed');
     expect(stack.anthropic.requests()).toBe(before);
   });
 });

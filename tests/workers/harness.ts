@@ -14,7 +14,7 @@ import { createAiHandlers } from '../../functions/jobs/routes/handlers.ts';
 import { createAnthropicClient, createEmbeddingClient } from '../../shared/ai/clients.ts';
 import { createLogger, setLogSink } from '../../shared/http/logger.ts';
 import type { AppEnv } from '../../shared/http/context.ts';
-import { createQStashPublisher, type JobPublisher } from '../../shared/queue/index.ts';
+import { createQStashPublisher, enqueue, findJob, type JobPayload, type JobPublisher, type QueueName } from '../../shared/queue/index.ts';
 
 const TOKEN = 'workers-test-qstash-token';
 const CURRENT = 'sig_current_workers_test';
@@ -144,3 +144,10 @@ export async function createCheckIn(db: TestDatabase, userId: string, content: s
 
 /** Parses pgvector's text form. */
 export const parseVector = (text: string): number[] => JSON.parse(text) as number[];
+
+/** Enqueues a job, waits until QStash has nothing in flight, and returns the job's final ledger row. */
+export async function runJob(stack: Stack, queue: QueueName, payload: JobPayload) {
+  const { job } = await enqueue(stack.db.sql, stack.publisher, queue, payload);
+  await stack.qstash.idle();
+  return (await findJob(stack.db.sql, job.id))!;
+}

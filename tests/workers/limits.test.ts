@@ -1,9 +1,8 @@
 // The monthly AI limit per tier: a user at the limit gets no AI call, the entity and the job fail
 // with AI_LIMIT_EXCEEDED; last month's usage does not count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueue, findJob, type JobPayload, type QueueName } from '../../shared/queue/index.ts';
 import { checkMonthlyLimit } from '../../shared/ai/accounting.ts';
-import { MODEL, createCheckIn, createImpulse, createUser, startStack, type Stack } from './harness.ts';
+import { MODEL, createCheckIn, createImpulse, createUser, startStack, type Stack, runJob } from './harness.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -12,12 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-async function run(queue: QueueName, payload: JobPayload) {
-  const { job } = await enqueue(stack.db.sql, stack.publisher, queue, payload);
-  await stack.qstash.idle();
-  return (await findJob(stack.db.sql, job.id))!;
-}
 
 async function addUsage(userId: string, rows: number, opts: { cost?: number; monthsAgo?: number } = {}) {
   await stack.db.sql`
@@ -36,7 +29,7 @@ describe('monthly AI limit', () => {
     const impulseId = await createImpulse(stack.db, userId, 'Nervous about the exam next week');
     const before = aiCalls();
 
-    const job = await run('impulse-classification', { impulseId });
+    const job = await runJob(stack, 'impulse-classification', { impulseId });
     expect(job).toMatchObject({ status: 'failed', attempts: 1, last_error: 'PermanentJobError:AI_LIMIT_EXCEEDED' });
     const [impulse] = await stack.db.sql`select ai_status, ai_analysis, classification from public.impulses where id = ${impulseId}`;
     expect(impulse).toEqual({ ai_status: 'failed', ai_analysis: null, classification: 'contraction' });
@@ -50,7 +43,7 @@ describe('monthly AI limit', () => {
     await addUsage(userId, 1, { cost: 20 }); // mastery: 20 USD per month
     const checkInId = await createCheckIn(stack.db, userId, 'Tired but hopeful today');
     const before = aiCalls();
-    expect(await run('check-in-assessment', { checkInId })).toMatchObject({ status: 'failed', last_error: 'PermanentJobError:AI_LIMIT_EXCEEDED' });
+    expect(await runJob(stack, 'check-in-assessment', { checkInId })).toMatchObject({ status: 'failed', last_error: 'PermanentJobError:AI_LIMIT_EXCEEDED' });
     const [row] = await stack.db.sql`select ai_assessment_status, ai_assessment from public.check_ins where id = ${checkInId}`;
     expect(row).toEqual({ ai_assessment_status: 'failed', ai_assessment: null });
     expect(aiCalls()).toBe(before);
@@ -63,7 +56,7 @@ describe('monthly AI limit', () => {
     await addUsage(userId, 99);
     expect(await checkMonthlyLimit(stack.db.sql, userId, 'trial')).toMatchObject({ exceeded: false, used: { requests: 99 } });
     const impulseId = await createImpulse(stack.db, userId, 'Grateful for a calm morning walk', 'expansion');
-    expect((await run('impulse-classification', { impulseId })).status).toBe('completed');
+    expect((await runJob(stack, 'impulse-classification', { impulseId })).status).toBe('completed');
     // Now at 101 this month: the next job is refused.
     expect(await checkMonthlyLimit(stack.db.sql, userId, 'trial')).toMatchObject({ exceeded: true, limit: 'requests' });
   });

@@ -2,8 +2,7 @@
 // document, the reflection conclusion, and session totals that match the usage ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryDocumentSchema } from '../../shared/ai/schemas.ts';
-import { enqueue, findJob, type JobPayload, type QueueName } from '../../shared/queue/index.ts';
-import { EMBEDDING_MODEL, createImpulse, createSession, createUser, parseVector, startStack, type Stack } from './harness.ts';
+import { EMBEDDING_MODEL, createImpulse, createSession, createUser, parseVector, startStack, type Stack, runJob } from './harness.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -12,12 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-async function run(queue: QueueName, payload: JobPayload) {
-  const { job } = await enqueue(stack.db.sql, stack.publisher, queue, payload);
-  await stack.qstash.idle();
-  return (await findJob(stack.db.sql, job.id))!;
-}
 
 const inputs = [
   'A tight knot in my stomach, warm and heavy',
@@ -32,7 +25,7 @@ async function walk(sessionId: string): Promise<string[]> {
   const prompts: string[] = [];
   for (let step = 1; step <= 5; step++) {
     const before = stack.systemPrompts.length;
-    const job = await run('unified-guidance', { sessionId, step });
+    const job = await runJob(stack, 'unified-guidance', { sessionId, step });
     expect(job.status).toBe('completed');
     expect(stack.systemPrompts.length).toBe(before + 1);
     prompts.push(stack.systemPrompts.at(-1)!);
@@ -62,7 +55,7 @@ describe('a session through the workers', () => {
     }
 
     await sql`update public.sessions set status = 'completed', completed_at = now() where id = ${sessionId}`;
-    expect((await run('session-summary', { sessionId })).status).toBe('completed');
+    expect((await runJob(stack, 'session-summary', { sessionId })).status).toBe('completed');
     const [summarized] = await sql`
       select summary_status, summary_document, embedding::text as embedding, embedding_model from public.sessions where id = ${sessionId}`;
     expect(summarized!.summary_status).toBe('complete');
@@ -74,7 +67,7 @@ describe('a session through the workers', () => {
     expect(summarized!.embedding_model).toBe(EMBEDDING_MODEL);
 
     await sql`update public.sessions set user_reflection = 'I feel lighter and ready to speak' where id = ${sessionId}`;
-    expect((await run('session-summary', { sessionId, reflection: true })).status).toBe('completed');
+    expect((await runJob(stack, 'session-summary', { sessionId, reflection: true })).status).toBe('completed');
 
     const [session] = await sql<{ reflection_status: string; reflection_conclusion: string; total_input_tokens: number; total_output_tokens: number; total_cost: string }[]>`
       select reflection_status, reflection_conclusion, total_input_tokens, total_output_tokens, total_cost::text
@@ -98,7 +91,7 @@ describe('a session through the workers', () => {
     const impulseId = await createImpulse(stack.db, userId, 'Excited to start painting again every weekend', 'expansion');
     const sessionId = await createSession(stack.db, userId, impulseId, 'expansion');
     const before = stack.systemPrompts.length;
-    expect((await run('unified-guidance', { sessionId, step: 1 })).status).toBe('completed');
+    expect((await runJob(stack, 'unified-guidance', { sessionId, step: 1 })).status).toBe('completed');
     const expansion = stack.systemPrompts[before]!;
     expect(expansion).toContain('realization session');
     expect(expansion).toContain('Norwegian');
