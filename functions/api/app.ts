@@ -49,10 +49,11 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).basePath('/api');
   handleErrors(app, 'api', deps.log);
   app.use('*', requestContext(deps.log));
-  app.use('/v1/*', requireApiKey(deps.config.API_CLIENT_KEY));
-  // rateLimits.user belongs right after the JWT middleware on authenticated routes.
+  // The IP limit comes before the API key check, so a flood of requests with wrong keys is
+  // throttled too; the user limit comes right after the JWT middleware.
   const rateLimits = createRateLimits({ redis: deps.redis ?? null, config: deps.config, log: deps.log });
   app.use('/v1/*', rateLimits.ip);
+  app.use('/v1/*', requireApiKey(deps.config.API_CLIENT_KEY));
   app.use('/v1/*', limitBody(deps.config.MAX_BODY_BYTES));
   // Dev endpoints do not exist without DEV_API_TOKEN: 404 before any JWT check.
   app.use('/v1/notifications/dev/*', requireDevToken(deps.config));

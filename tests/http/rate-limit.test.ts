@@ -102,13 +102,13 @@ describe('per-IP limit on /api/v1', () => {
     expect((await getConfig(app, randomIp())).status).toBe(200);
   });
 
-  it('does not count requests rejected for a wrong API key', async () => {
+  it('throttles a flood of requests with a wrong API key as well', async () => {
     const app = apiApp(testConfig());
     const ip = randomIp();
-    for (let i = 0; i < LIMIT + 2; i++) expect((await getConfig(app, ip, 'wrong-key')).status).toBe(401);
-    const res = await getConfig(app, ip);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1));
+    for (let i = 0; i < LIMIT; i++) expect((await getConfig(app, ip, 'wrong-key')).status).toBe(401);
+    const res = await getConfig(app, ip, 'wrong-key');
+    expect(res.status).toBe(429);
+    expect((await res.json()).error.code).toBe('RATE_LIMITED');
   });
 });
 
