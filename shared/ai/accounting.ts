@@ -29,11 +29,15 @@ export interface UsageTotals {
   cost: number;
 }
 
-/** Inserts one ai_usage row per call and returns the totals (cost rounded like the column). */
+/**
+ * Inserts one ai_usage row per call and returns the totals (cost rounded like the column).
+ * `wasted`: billed calls whose result was not kept.
+ */
 export async function recordUsage(
   db: Queryable,
   calls: readonly AiCall[],
   ids: { userId: string; sessionId?: string | null; jobId?: string | null },
+  outcome: 'used' | 'wasted' = 'used',
 ): Promise<UsageTotals> {
   const totals: UsageTotals = { inputTokens: 0, outputTokens: 0, cost: 0 };
   if (calls.length === 0) return totals;
@@ -51,6 +55,7 @@ export async function recordUsage(
       cost,
       session_id: ids.sessionId ?? null,
       job_id: ids.jobId ?? null,
+      outcome,
     };
   });
   await db`insert into public.ai_usage ${db(rows)}`;

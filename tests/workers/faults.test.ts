@@ -91,7 +91,8 @@ describe('AI workers under provider faults', () => {
       return null;
     };
     const usage = await db.sql<{ job_id: string; n: number }[]>`
-      select job_id, count(*)::int as n from public.ai_usage where job_id in ${db.sql(jobs)} group by job_id`;
+      select job_id, count(*)::int as n from public.ai_usage
+       where job_id in ${db.sql(jobs)} and outcome = 'used' group by job_id`;
     const rowsOf = new Map(usage.map((u) => [u.job_id, u.n]));
     for (const j of ledger) {
       const status = await entityStatus(j);
@@ -111,7 +112,12 @@ describe('AI workers under provider faults', () => {
                 step_4_ai_status, step_5_ai_status, summary_status, reflection_status)) as n`;
     expect(Number(processing!.n)).toBe(0);
 
-    // Session totals still equal the ledger of usage rows.
+    // Billed calls without a kept result (invalid output) are spend too: recorded as wasted.
+    const [wasted] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from public.ai_usage where job_id in ${db.sql(jobs)} and outcome = 'wasted'`;
+    expect(wasted!.n).toBeGreaterThan(0);
+
+    // Session totals still equal the ledger of usage rows (used and wasted).
     const mismatched = await db.sql`
       select s.id from public.sessions s
         left join (select session_id, sum(input_tokens) i, sum(output_tokens) o, sum(cost) c from public.ai_usage group by session_id) u

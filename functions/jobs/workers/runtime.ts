@@ -4,10 +4,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import type { z } from 'zod';
 import type { Sql } from '../../../shared/db/client.ts';
-import { checkMonthlyLimit, saveRateLimitSnapshot, type AiCall, type AiWorkload } from '../../../shared/ai/accounting.ts';
+import { checkMonthlyLimit, recordUsage, saveRateLimitSnapshot, type AiCall, type AiWorkload } from '../../../shared/ai/accounting.ts';
 import { embed } from '../../../shared/ai/embeddings.ts';
 import { AiError, InvalidAiOutputError } from '../../../shared/ai/errors.ts';
-import { costOf } from '../../../shared/ai/pricing.ts';
 import type { Personalization, PromptLanguage, PromptPair, StepNumber } from '../../../shared/ai/prompts.ts';
 import { generateStructured } from '../../../shared/ai/structured.ts';
 import { PermanentJobError, type JobContext } from '../../../shared/queue/worker.ts';
@@ -81,6 +80,8 @@ export async function runAiJob(
   deps: AiWorkerDeps,
   opts: {
     userId: string;
+    /** The session whose totals include this job's AI calls, for session jobs. */
+    sessionId?: string;
     /** Entity status setters; absent for jobs without an entity status (insights). */
     setStatus?: (status: 'processing' | 'failed') => Promise<void>;
     work: (profile: UserProfile, meter: UsageMeter) => Promise<void>;
@@ -89,7 +90,7 @@ export async function runAiJob(
   const { sql, log } = ctx;
   // A crash after the result commit but before the ledger update makes QStash redeliver:
   // the result is already written (usage rows carry this job id), so do nothing twice.
-  const [done] = await sql`select 1 from public.ai_usage where job_id = ${ctx.job.id} limit 1`;
+  const [done] = await sql`select 1 from public.ai_usage where job_id = ${ctx.job.id} and outcome = 'used' limit 1`;
   if (done) {
     log.info('job result already written');
     return;
@@ -105,7 +106,7 @@ export async function runAiJob(
     }
     await opts.work(profile, meter);
   } catch (err) {
-    for (const c of meter.calls) meter.logWasted(c.workload, c.model, c.inputTokens, c.outputTokens);
+    await meter.recordWasted({ userId: opts.userId, sessionId: opts.sessionId });
     const mapped = classifyError(err);
     if (mapped instanceof PermanentJobError || isLastAttempt(ctx)) {
       await opts.setStatus?.('failed');
@@ -114,9 +115,14 @@ export async function runAiJob(
   }
 }
 
-/** Collects the calls of one run; written to ai_usage with the result, in its transaction. */
+/**
+ * Collects the calls of one run: written to ai_usage with the result, in its transaction, or as
+ * `wasted` rows when the run ends without a result (they were billed all the same).
+ */
 export class UsageMeter {
   readonly calls: AiCall[] = [];
+  /** Billed calls whose output was rejected (invalid tool input). */
+  private readonly rejected: AiCall[] = [];
 
   constructor(
     private readonly deps: AiWorkerDeps,
@@ -142,7 +148,9 @@ export class UsageMeter {
       await this.saveSnapshot(result.model, result.rateLimits);
       return result.data;
     } catch (err) {
-      if (err instanceof InvalidAiOutputError) this.logWasted(workload, this.deps.model, err.usage.inputTokens, err.usage.outputTokens);
+      if (err instanceof InvalidAiOutputError) {
+        this.rejected.push({ workload, model: this.deps.model, inputTokens: err.usage.inputTokens, outputTokens: err.usage.outputTokens });
+      }
       throw err;
     }
   }
@@ -153,15 +161,26 @@ export class UsageMeter {
     return { vector: result.vectors[0]!, model: this.deps.embeddingModel };
   }
 
-  /** Calls that were billed but whose result was thrown away are logged (numbers only). */
-  logWasted(workload: AiWorkload, model: string, inputTokens: number, outputTokens: number) {
-    this.ctx.log.warn('ai call billed without a usable result', {
-      workload,
-      model,
-      input_tokens: inputTokens,
-      output_tokens: outputTokens,
-      cost: costOf(model, inputTokens, outputTokens),
-    });
+  /** Records every billed call of a run that ended without a result (numbers only, never content). */
+  async recordWasted(ids: { userId: string; sessionId?: string }): Promise<void> {
+    const wasted = [...this.calls, ...this.rejected].filter((c) => c.inputTokens + c.outputTokens > 0);
+    if (wasted.length === 0) return;
+    try {
+      await this.ctx.sql.begin(async (tx) => {
+        const totals = await recordUsage(tx, wasted, { ...ids, jobId: this.ctx.job.id }, 'wasted');
+        if (ids.sessionId) {
+          await tx`
+            update public.sessions set
+              total_input_tokens = total_input_tokens + ${totals.inputTokens},
+              total_output_tokens = total_output_tokens + ${totals.outputTokens},
+              total_cost = total_cost + ${totals.cost}
+            where id = ${ids.sessionId}`;
+        }
+      });
+    } catch (err) {
+      // Accounting must not hide the job's own failure; the numbers are still in the log.
+      this.ctx.log.warn('wasted AI usage not recorded', { calls: wasted.length, error: err instanceof Error ? err.name : typeof err });
+    }
   }
 
   private async saveSnapshot(model: string, snapshot: Parameters<typeof saveRateLimitSnapshot>[2]) {

@@ -28,6 +28,7 @@ async function summarize(ctx: JobContext, deps: AiWorkerDeps, session: SessionRo
   const { sql } = ctx;
   await runAiJob(ctx, deps, {
     userId: session.user_id,
+    sessionId: session.id,
     setStatus: async (status) => {
       await sql`update public.sessions set summary_status = ${status} where id = ${session.id}`;
     },
@@ -84,6 +85,7 @@ async function conclude(ctx: JobContext, deps: AiWorkerDeps, session: SessionRow
   const userReflection = session.user_reflection;
   await runAiJob(ctx, deps, {
     userId: session.user_id,
+    sessionId: session.id,
     setStatus,
     work: async (profile, meter) => {
       const summary = typeof session.summary_document?.summary === 'string' ? session.summary_document.summary : session.impulse_content;

@@ -19,6 +19,7 @@ export function unifiedGuidanceWorker(deps: AiWorkerDeps): JobHandler {
 
     await runAiJob(ctx, deps, {
       userId: session.user_id,
+      sessionId,
       setStatus: async (status) => {
         await sql`update public.sessions set ${sql(statusColumn)} = ${status} where id = ${sessionId}`;
       },
