@@ -13,4 +13,5 @@ const app = createJobsApp({
   handlers: { ...defaultHandlers, ...aiHandlersFromConfig(config) },
 });
 
-Deno.serve(app.fetch);
+// PORT only matters outside Supabase (the Deno smoke test); the edge runtime ignores it.
+Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000) }, app.fetch);

@@ -4,6 +4,10 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../helpers/db.ts';
 import { TEST_API_KEY, TEST_HEALTH_SECRET } from '../helpers/config.ts';
+import { signQStashJwt } from '../../local/emulators/qstash/sign.ts';
+
+const SIGNING_KEY = 'sig_deno_smoke_current';
+const CRON_SECRET = 'deno-smoke-cron-secret';
 
 let db: TestDatabase;
 const children: ChildProcess[] = [];
@@ -18,6 +22,7 @@ const freePort = () =>
 
 async function bootUnderDeno(fn: string): Promise<string> {
   const port = await freePort();
+  const functionsUrl = `http://127.0.0.1:${port}`;
   const child = spawn('npx', ['deno', 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', `functions/${fn}/index.ts`], {
     env: {
       ...process.env,
@@ -31,6 +36,11 @@ async function bootUnderDeno(fn: string): Promise<string> {
       IDENTITY_SECRET_KEY: 'service',
       LOG_SILENT: 'true',
       MIN_APP_VERSION_IOS: '2.0.0',
+      QSTASH_CURRENT_SIGNING_KEY: SIGNING_KEY,
+      QSTASH_TOKEN: 'deno-smoke-qstash-token',
+      QSTASH_URL: 'http://127.0.0.1:9',
+      PUBLIC_FUNCTIONS_URL: functionsUrl,
+      CRON_SECRET,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -38,7 +48,7 @@ async function bootUnderDeno(fn: string): Promise<string> {
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
+  const url = functionsUrl;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`deno exited: ${output}`);
     try {
@@ -76,5 +86,37 @@ describe('functions under Deno', () => {
     const denied = await fetch(`${url}/api/v1/config`);
     expect(denied.status).toBe(401);
     expect((await denied.json()).error.code).toBe('API_KEY_MISSING');
+  }, 120_000);
+
+  it('jobs verifies QStash signatures and moves the ledger row to its final state', async () => {
+    const url = await bootUnderDeno('jobs');
+    // notification-deliver has no handler yet: the job fails for good, which is a final state.
+    const [job] = await db.sql<{ id: string }[]>`insert into public.jobs (queue) values ('notification-deliver') returning id`;
+    const body = JSON.stringify({ jobId: job!.id });
+    const target = `${url}/jobs/notification-deliver`;
+    const send = async (key: string) =>
+      fetch(target, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'upstash-signature': await signQStashJwt({ key, url: target, body }),
+          'upstash-message-id': `msg_${crypto.randomUUID()}`,
+          'upstash-retried': '0',
+        },
+        body,
+      });
+    expect((await send('not-the-signing-key')).status).toBe(401);
+    const delivered = await send(SIGNING_KEY);
+    expect(delivered.status).toBe(489);
+    const [row] = await db.sql<{ status: string }[]>`select status from public.jobs where id = ${job!.id}`;
+    expect(row!.status).toBe('failed');
+  }, 120_000);
+
+  it('cron runs expire-trials with the bearer secret and refuses without it', async () => {
+    const url = await bootUnderDeno('cron');
+    expect((await fetch(`${url}/cron/expire-trials`, { method: 'POST' })).status).toBe(401);
+    const res = await fetch(`${url}/cron/expire-trials`, { method: 'POST', headers: { authorization: `Bearer ${CRON_SECRET}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ expired: expect.any(Number) });
   }, 120_000);
 });
