@@ -42,10 +42,29 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
   throw new AppError(400, 'INVALID_CURSOR');
 }
 
-/** Fetch limit + 1 rows; this trims the extra one and says whether there is more. */
-export function toPage<T extends { created_at: Date | string; id: string }>(rows: T[], limit: number) {
+/**
+ * SQL expression for the `cursor_at` column of a list query: created_at with microseconds, as
+ * text. A JavaScript Date keeps milliseconds only and would skip rows created within one.
+ */
+export const CURSOR_AT = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export interface PageRequest {
+  limit: number;
+  cursor: Cursor | null;
+}
+
+export const pageRequest = (q: { limit: number; cursor?: string }): PageRequest => ({
+  limit: q.limit,
+  cursor: decodeCursor(q.cursor),
+});
+
+/** Rows were fetched with limit + 1 (each with its `cursor_at`); returns the page and its cursor. */
+export function toCursorPage<T extends { id: string; cursor_at: string }>(rows: T[], limit: number) {
   const has_more = rows.length > limit;
   const items = has_more ? rows.slice(0, limit) : rows;
   const last = items[items.length - 1];
-  return { items, page: { next_cursor: has_more && last ? encodeCursor(last) : null, has_more } };
+  return {
+    items,
+    page: { next_cursor: has_more && last ? encodeCursor({ created_at: last.cursor_at, id: last.id }) : null, has_more },
+  };
 }

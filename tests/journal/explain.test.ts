@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withUser, type Tx } from '../../shared/db/client.ts';
 import type { UserClaims } from '../../shared/http/context.ts';
-import type { PageRequest } from '../../shared/domain/journal-page.ts';
+import type { PageRequest } from '../../shared/http/pagination.ts';
 import { likePattern } from '../../shared/domain/journal-schemas.ts';
 import { listImpulsesQuery } from '../../shared/db/queries/impulses.ts';
 import { listSessionsQuery } from '../../shared/db/queries/sessions.ts';

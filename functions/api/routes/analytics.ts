@@ -5,11 +5,12 @@ import type { AppEnv } from '../../../shared/http/context.ts';
 import { withService, withUser, type Sql } from '../../../shared/db/client.ts';
 import { readDashboard } from '../../../shared/domain/analytics.ts';
 import { AppError } from '../../../shared/http/errors.ts';
-import { decodeCursor, pageInfo, pageQuery, toPage } from '../../../shared/http/pagination.ts';
+import { CURSOR_AT, decodeCursor, pageInfo, pageQuery, toCursorPage } from '../../../shared/http/pagination.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
 import { requireActiveSubscription } from '../../../shared/http/subscription.ts';
 import { publishRecorded, recordJob, type JobPublisher } from '../../../shared/queue/index.ts';
 import { errors, isoRequired, json, userSecurity } from './openapi-helpers.ts';
+import { beforeCursor } from '../../../shared/db/cursor.ts';
 
 export const INSIGHTS_REGENERATION_INTERVAL_SECONDS = 24 * 3600;
 const KINDS = ['pattern', 'progress', 'guidance', 'synchronicity', 'shift'] as const;
@@ -72,15 +73,16 @@ export function registerAnalytics(app: OpenAPIHono<AppEnv>, deps: { sql: Sql; pu
     const after = decodeCursor(cursor);
     const rows = await withUser(sql, user, (tx) => tx<{
       id: string; kind: (typeof KINDS)[number]; title: string; content: string; data_points: Record<string, unknown>; created_at: Date;
+      cursor_at: string;
     }[]>`
-      select id, kind, title, content, data_points, created_at from public.analytics_insights
+      select id, kind, title, content, data_points, created_at, ${tx.unsafe(CURSOR_AT)} as cursor_at from public.analytics_insights
        where user_id = ${user.sub}
          ${kind ? tx`and kind = ${kind}` : tx``}
-         ${after ? tx`and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : tx``}
+         ${beforeCursor(tx, after)}
        order by created_at desc, id desc
        limit ${limit + 1}`);
-    const { items, page } = toPage(rows, limit);
-    return c.json(ok({ items: items.map((i) => ({ ...i, created_at: isoRequired(i.created_at) })), page }), 200);
+    const { items, page } = toCursorPage(rows, limit);
+    return c.json(ok({ items: items.map(({ cursor_at: _c, ...i }) => ({ ...i, created_at: isoRequired(i.created_at) })), page }), 200);
   });
 
   app.use('/v1/analytics/insights/regenerate', requireActiveSubscription(sql));

@@ -4,9 +4,8 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../shared/http/context.ts';
 import { AppError } from '../../../shared/http/errors.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
-import { pageInfo, pageQuery } from '../../../shared/http/pagination.ts';
+import { pageInfo, pageQuery, pageRequest, toCursorPage } from '../../../shared/http/pagination.ts';
 import { journalRead, journalTx, type JournalDeps } from '../../../shared/domain/journal-tx.ts';
-import { pageRequest, toCursorPage } from '../../../shared/domain/journal-page.ts';
 import {
   AiWorkloadStatus, CheckInClassification, IdParam, ImpulseClassification, OpaqueObject, Uuid, errorResponses, isoReq, json,
   security, userText,

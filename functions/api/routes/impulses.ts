@@ -4,10 +4,9 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../shared/http/context.ts';
 import { AppError } from '../../../shared/http/errors.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
-import { pageInfo, pageQuery } from '../../../shared/http/pagination.ts';
+import { pageInfo, pageQuery, pageRequest, toCursorPage } from '../../../shared/http/pagination.ts';
 import type { Tx } from '../../../shared/db/client.ts';
 import { journalRead, journalTx, type JournalDeps } from '../../../shared/domain/journal-tx.ts';
-import { pageRequest, toCursorPage } from '../../../shared/domain/journal-page.ts';
 import {
   AiWorkloadStatus, ContentValidity, IdParam, ImpulseClassification, OpaqueObject, ProcessualStatus, SessionStatus,
   Uuid, errorResponses, isoReq, json, likePattern, security, userText,

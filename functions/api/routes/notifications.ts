@@ -5,9 +5,10 @@ import type { AppEnv } from '../../../shared/http/context.ts';
 import { withUser, type Sql, type Tx } from '../../../shared/db/client.ts';
 import { isValidTimeZone } from '../../../shared/domain/timezone.ts';
 import { notFound } from '../../../shared/http/errors.ts';
-import { decodeCursor, pageInfo, pageQuery, toPage } from '../../../shared/http/pagination.ts';
+import { CURSOR_AT, decodeCursor, pageInfo, pageQuery, toCursorPage } from '../../../shared/http/pagination.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
 import { errors, iso, isoRequired, json, userSecurity } from './openapi-helpers.ts';
+import { beforeCursor } from '../../../shared/db/cursor.ts';
 
 const CATEGORIES = ['reminder', 'campaign', 'lifecycle'] as const;
 const PERMISSION = ['not_determined', 'granted', 'denied', 'provisional', 'ephemeral'] as const;
@@ -214,17 +215,17 @@ export function registerNotifications(app: OpenAPIHono<AppEnv>, sql: Sql): void 
     const after = decodeCursor(cursor);
     const rows = await withUser(sql, user, (tx) => tx<{
       id: string; category: (typeof CATEGORIES)[number]; title: string | null; body: string; deeplink: string | null;
-      sent_at: Date; opened_at: Date | null; created_at: Date;
+      sent_at: Date; opened_at: Date | null; cursor_at: string;
     }[]>`
-      select id, category, title, body, deeplink, sent_at, opened_at, created_at
+      select id, category, title, body, deeplink, sent_at, opened_at, ${tx.unsafe(CURSOR_AT)} as cursor_at
       from public.notification_messages
       where user_id = ${user.sub}
-        ${after ? tx`and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : tx``}
+        ${beforeCursor(tx, after)}
       order by created_at desc, id desc
       limit ${limit + 1}`);
-    const { items, page } = toPage(rows, limit);
+    const { items, page } = toCursorPage(rows, limit);
     return c.json(ok({
-      items: items.map(({ created_at: _c, ...m }) => ({ ...m, sent_at: isoRequired(m.sent_at), opened_at: iso(m.opened_at) })),
+      items: items.map(({ cursor_at: _c, ...m }) => ({ ...m, sent_at: isoRequired(m.sent_at), opened_at: iso(m.opened_at) })),
       page,
     }), 200);
   });

@@ -5,10 +5,9 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../shared/http/context.ts';
 import { AppError, conflict } from '../../../shared/http/errors.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
-import { pageInfo, pageQuery } from '../../../shared/http/pagination.ts';
+import { pageInfo, pageQuery, pageRequest, toCursorPage } from '../../../shared/http/pagination.ts';
 import type { Tx } from '../../../shared/db/client.ts';
 import { journalRead, journalTx, type EnqueueJob, type JournalDeps } from '../../../shared/domain/journal-tx.ts';
-import { pageRequest, toCursorPage } from '../../../shared/domain/journal-page.ts';
 import {
   AiWorkloadStatus, IdParam, ImpulseClassification, OpaqueObject, SessionStatus, Uuid, errorResponses, iso, isoReq, json,
   security, userText,

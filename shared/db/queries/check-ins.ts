@@ -1,7 +1,7 @@
 // Check-in queries (see impulses.ts for the conventions).
 import type { Tx } from '../client.ts';
-import type { PageRequest } from '../../domain/journal-page.ts';
-import { CURSOR_AT } from '../../domain/journal-page.ts';
+import { type PageRequest, CURSOR_AT } from '../../http/pagination.ts';
+import { beforeCursor } from '../cursor.ts';
 
 export const CHECK_IN_COLUMNS = `id, content, classification, ai_assessment, ai_assessment_status, created_at, updated_at,
   (select i.id from public.impulses i where i.source_check_in_id = c.id) as converted_impulse_id`;
@@ -22,7 +22,7 @@ export function listCheckInsQuery(tx: Tx, userId: string, page: PageRequest) {
     select ${tx.unsafe(CHECK_IN_COLUMNS)}, ${tx.unsafe(CURSOR_AT.replace('created_at', 'c.created_at'))} as cursor_at
     from public.check_ins c
     where c.user_id = ${userId}
-      ${page.cursor ? tx`and (c.created_at, c.id) < (${page.cursor.createdAt}::timestamptz, ${page.cursor.id}::uuid)` : tx``}
+      ${beforeCursor(tx, page.cursor, 'c')}
     order by c.created_at desc, c.id desc
     limit ${page.limit + 1}`;
 }

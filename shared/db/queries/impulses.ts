@@ -2,8 +2,8 @@
 // wraps, so the plan tested is the plan served. Always `user_id = <caller>` explicitly (besides
 // RLS) so the (user_id, created_at desc, id desc) indexes apply.
 import type { Tx } from '../client.ts';
-import type { PageRequest } from '../../domain/journal-page.ts';
-import { CURSOR_AT } from '../../domain/journal-page.ts';
+import { type PageRequest, CURSOR_AT } from '../../http/pagination.ts';
+import { beforeCursor } from '../cursor.ts';
 
 export const IMPULSE_COLUMNS = `id, content, classification, processual_status, content_validity, ai_status,
   ai_analysis, title, source_check_in_id, created_at, updated_at`;
@@ -44,7 +44,7 @@ export function listImpulsesQuery(tx: Tx, userId: string, f: ImpulseFilters, pag
       ${f.area_id ? tx`and exists (select 1 from public.impulse_areas a
                                     where a.impulse_id = i.id and a.user_id = ${userId} and a.area_id = ${f.area_id})` : none}
       ${f.pattern ? tx`and i.content ilike ${f.pattern} escape '\\'` : none}
-      ${page.cursor ? tx`and (i.created_at, i.id) < (${page.cursor.createdAt}::timestamptz, ${page.cursor.id}::uuid)` : none}
+      ${beforeCursor(tx, page.cursor, 'i')}
     order by i.created_at desc, i.id desc
     limit ${page.limit + 1}`;
 }

@@ -1,7 +1,7 @@
 // Note queries (see impulses.ts for the conventions).
 import type { Tx } from '../client.ts';
-import type { PageRequest } from '../../domain/journal-page.ts';
-import { CURSOR_AT } from '../../domain/journal-page.ts';
+import { type PageRequest, CURSOR_AT } from '../../http/pagination.ts';
+import { beforeCursor } from '../cursor.ts';
 
 export const NOTE_COLUMNS = 'id, content, note_type, impulse_id, session_id, session_step, archived_at, created_at, updated_at';
 
@@ -35,7 +35,7 @@ export function listNotesQuery(tx: Tx, userId: string, f: NoteFilters, page: Pag
       ${f.note_type ? tx`and n.note_type = ${f.note_type}::public.note_type` : none}
       ${f.impulse_id ? tx`and n.impulse_id = ${f.impulse_id}::uuid` : none}
       ${f.session_id ? tx`and n.session_id = ${f.session_id}::uuid` : none}
-      ${page.cursor ? tx`and (n.created_at, n.id) < (${page.cursor.createdAt}::timestamptz, ${page.cursor.id}::uuid)` : none}
+      ${beforeCursor(tx, page.cursor, 'n')}
     order by n.created_at desc, n.id desc
     limit ${page.limit + 1}`;
 }

@@ -1,7 +1,7 @@
 // Session queries (see impulses.ts for the conventions).
 import type { Tx } from '../client.ts';
-import type { PageRequest } from '../../domain/journal-page.ts';
-import { CURSOR_AT } from '../../domain/journal-page.ts';
+import { type PageRequest, CURSOR_AT } from '../../http/pagination.ts';
+import { beforeCursor } from '../cursor.ts';
 
 /** Summary fields: what a list or an impulse's detail shows. */
 export const SESSION_SUMMARY_COLUMNS = `id, impulse_id, classification, status, current_step, summary_status,
@@ -38,7 +38,7 @@ export function listSessionsQuery(tx: Tx, userId: string, f: { status?: string; 
     where s.user_id = ${userId}
       ${f.status ? tx`and s.status = ${f.status}::public.session_status` : none}
       ${f.impulse_id ? tx`and s.impulse_id = ${f.impulse_id}::uuid` : none}
-      ${page.cursor ? tx`and (s.created_at, s.id) < (${page.cursor.createdAt}::timestamptz, ${page.cursor.id}::uuid)` : none}
+      ${beforeCursor(tx, page.cursor, 's')}
     order by s.created_at desc, s.id desc
     limit ${page.limit + 1}`;
 }
