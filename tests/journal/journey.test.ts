@@ -60,7 +60,7 @@ describe('journey', () => {
 
     const filtered = await api('GET', '/v1/impulses?classification=expansion');
     expect(filtered.body.data.items.map((i: any) => i.id)).toEqual([b.id]);
-    const searched = await api('GET', `/v1/impulses?q=${encodeURIComponent('PAINT')}`);
+    const searched = await api('POST', '/v1/impulses/query', { q: 'PAINT' });
     expect(searched.body.data.items.map((i: any) => i.id)).toEqual([b.id]);
 
     // Session on the contraction impulse.

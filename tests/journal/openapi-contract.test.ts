@@ -85,6 +85,7 @@ describe('the app API matches its OpenAPI document', () => {
     await api('POST', '/v1/impulses', { content: 'I want to paint again', classification: 'expansion' });
     await api('POST', '/v1/impulses', { content: 'A third impulse' });
     await api('GET', '/v1/impulses?limit=2');
+    await api('POST', '/v1/impulses/query', { q: 'afraid', classification: 'contraction', limit: 5 });
     await api('GET', `/v1/impulses/${a.id}`);
     const s = (await api('POST', '/v1/sessions', { impulse_id: a.id })).body.data;
     for (let step = 1; step <= 5; step++) await api('POST', `/v1/sessions/${s.id}/steps/${step}`, { input: `input ${step}` });

@@ -83,7 +83,8 @@ describe('bad input → 400 VALIDATION_FAILED', () => {
     expectError(await api('GET', '/v1/impulses?classification=other'), 400, 'VALIDATION_FAILED');
     expectError(await api('GET', '/v1/impulses?limit=0'), 400, 'VALIDATION_FAILED');
     expectError(await api('GET', '/v1/impulses?limit=1000'), 400, 'VALIDATION_FAILED');
-    expectError(await api('GET', `/v1/impulses?q=${'y'.repeat(101)}`), 400, 'VALIDATION_FAILED');
+    expectError(await api('POST', '/v1/impulses/query', { q: 'y'.repeat(101) }), 400, 'VALIDATION_FAILED');
+    expectError(await api('POST', '/v1/impulses/query', {}), 400, 'VALIDATION_FAILED');
     expectError(await api('GET', '/v1/impulses?area=nope'), 400, 'VALIDATION_FAILED');
     expectError(await api('GET', '/v1/impulses?cursor=garbage'), 400, 'INVALID_CURSOR');
     expectError(await api('GET', '/v1/sessions?status=paused'), 400, 'VALIDATION_FAILED');
@@ -104,9 +105,9 @@ describe('bad input → 400 VALIDATION_FAILED', () => {
 
   it('LIKE metacharacters in q match literally', async () => {
     const pct = (await api('POST', '/v1/impulses', { content: '100% sure' })).body.data.id;
-    const res = await api('GET', `/v1/impulses?q=${encodeURIComponent('0%')}`);
+    const res = await api('POST', '/v1/impulses/query', { q: '0%' });
     expect(res.body.data.items.map((i: any) => i.id)).toEqual([pct]);
-    expect((await api('GET', `/v1/impulses?q=${encodeURIComponent('_')}`)).body.data.items).toEqual([]);
+    expect((await api('POST', '/v1/impulses/query', { q: '_' })).body.data.items).toEqual([]);
   });
 });
 

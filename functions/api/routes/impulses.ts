@@ -1,7 +1,7 @@
 // Impulses: capture, list, read, edit, delete. Quota and access are enforced by the database
 // trigger on insert; classification runs as an `impulse-classification` job.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../../shared/http/context.ts';
+import type { AppEnv, UserClaims } from '../../../shared/http/context.ts';
 import { AppError } from '../../../shared/http/errors.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
 import { pageInfo, pageQuery, pageRequest, toCursorPage } from '../../../shared/http/pagination.ts';
@@ -61,14 +61,21 @@ const CreateBody = z
   .openapi('CreateImpulseRequest');
 const UpdateBody = z.object({ content: userText(IMPULSE_CONTENT_MAX) }).openapi('UpdateImpulseRequest');
 
-const ListQuery = z.object({
-  ...pageQuery,
+const ListFilters = {
   classification: ImpulseClassification.optional(),
   processual_status: ProcessualStatus.optional(),
   content_validity: ContentValidity.optional(),
   area: Uuid.optional().openapi({ description: 'Area id (assigned by the AI)' }),
-  q: z.string().trim().min(1).max(100).optional().openapi({ description: 'Text contained in the content (case-insensitive)' }),
-});
+};
+const ListQuery = z.object({ ...pageQuery, ...ListFilters });
+// The text filter travels in a body: journal text never goes into a URL (gateway and proxy logs).
+const TextQueryBody = z
+  .object({
+    ...pageQuery,
+    ...ListFilters,
+    q: z.string().trim().min(1).max(100).openapi({ description: 'Text contained in the content (case-insensitive)' }),
+  })
+  .openapi('ImpulseTextQuery');
 
 const tags = ['impulses'];
 const notFoundAnd = (...more: Array<[number, string]>) =>
@@ -86,6 +93,15 @@ const createRouteDef = createRoute({
 const listRoute = createRoute({
   method: 'get', path: '/v1/impulses', tags, security, summary: 'List impulses, newest first',
   request: { query: ListQuery },
+  responses: {
+    200: { description: 'A page of impulses', ...json(okSchema(z.object({ items: z.array(ImpulseSchema), page: pageInfo }))) },
+    ...errorResponses([400, 'VALIDATION_FAILED or INVALID_CURSOR']),
+  },
+});
+const textQueryRoute = createRoute({
+  method: 'post', path: '/v1/impulses/query', tags, security,
+  summary: 'List impulses whose content contains a text, newest first (the list filters apply too)',
+  request: { body: { required: true, ...json(TextQueryBody) } },
   responses: {
     200: { description: 'A page of impulses', ...json(okSchema(z.object({ items: z.array(ImpulseSchema), page: pageInfo }))) },
     ...errorResponses([400, 'VALIDATION_FAILED or INVALID_CURSOR']),
@@ -131,10 +147,10 @@ export function registerImpulses(app: OpenAPIHono<AppEnv>, deps: JournalDeps): v
     return c.json(ok(toImpulse(row)), 201);
   });
 
-  app.openapi(listRoute, async (c) => {
-    const q = c.req.valid('query');
+  type ListRequest = z.output<typeof ListQuery> & { q?: string };
+  const list = async (user: UserClaims, q: ListRequest) => {
     const page = pageRequest(q);
-    const rows = await journalRead(deps, c.var.user, (tx) => listImpulsesQuery(tx, c.var.user.sub, {
+    const rows = await journalRead(deps, user, (tx) => listImpulsesQuery(tx, user.sub, {
       classification: q.classification,
       processual_status: q.processual_status,
       content_validity: q.content_validity,
@@ -142,8 +158,10 @@ export function registerImpulses(app: OpenAPIHono<AppEnv>, deps: JournalDeps): v
       pattern: q.q ? likePattern(q.q) : undefined,
     }, page));
     const { items, page: info } = toCursorPage(rows, page.limit);
-    return c.json(ok({ items: items.map(toImpulse), page: info }), 200);
-  });
+    return ok({ items: items.map(toImpulse), page: info });
+  };
+  app.openapi(listRoute, async (c) => c.json(await list(c.var.user, c.req.valid('query')), 200));
+  app.openapi(textQueryRoute, async (c) => c.json(await list(c.var.user, c.req.valid('json')), 200));
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
