@@ -5,7 +5,7 @@ import { createLogger } from '../../shared/http/logger.ts';
 import { createRedis } from '../../shared/cache/redis.ts';
 
 const config = loadConfig(Deno.env.toObject());
-const log = createLogger({ level: config.LOG_LEVEL, base: { fn: 'api' } });
+const log = createLogger({ level: config.LOG_LEVEL, silent: config.LOG_SILENT, base: { fn: 'api' } });
 const sql = createSql(config.DATABASE_URL, { max: config.DATABASE_POOL_MAX });
 const app = createApiApp({
   config,

@@ -5,7 +5,7 @@ import { createLogger } from '../../shared/http/logger.ts';
 import { publisherFromConfig } from '../../shared/queue/publisher.ts';
 
 const config = loadConfig(Deno.env.toObject());
-const log = createLogger({ level: config.LOG_LEVEL, base: { fn: 'cron' } });
+const log = createLogger({ level: config.LOG_LEVEL, silent: config.LOG_SILENT, base: { fn: 'cron' } });
 const app = createCronApp({
   config,
   log,

@@ -5,7 +5,7 @@ import { createSql } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/http/logger.ts';
 
 const config = loadConfig(Deno.env.toObject());
-const log = createLogger({ level: config.LOG_LEVEL, base: { fn: 'jobs' } });
+const log = createLogger({ level: config.LOG_LEVEL, silent: config.LOG_SILENT, base: { fn: 'jobs' } });
 const app = createJobsApp({
   config,
   log,
