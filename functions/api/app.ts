@@ -72,10 +72,14 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono<AppEnv> {
   registerSearch(app, { sql: deps.sql, embedder: deps.embedder !== undefined ? deps.embedder : createQueryEmbedder(deps.config) });
   const publisher = deps.publisher !== undefined ? deps.publisher : publisherOrNull(deps.config);
   registerAnalytics(app, { sql: deps.sql, publisher });
-  // Starting a session and submitting steps spend AI: they need an active subscription.
+  // Routes that start AI work need an active subscription: session start, step submission,
+  // impulse edits (classification runs again), completion (summary) and the reflection (its job).
   const requireAccess = requireActiveSubscription(deps.sql);
   app.post('/v1/sessions', requireAccess);
   app.post('/v1/sessions/:id/steps/:step', requireAccess);
+  app.patch('/v1/impulses/:id', requireAccess);
+  app.post('/v1/sessions/:id/complete', requireAccess);
+  app.put('/v1/sessions/:id/reflection', requireAccess);
   const journal = { sql: deps.sql, publisher };
   registerImpulses(app, journal);
   registerSessions(app, journal);

@@ -30,6 +30,8 @@ export function mapDbError(err: unknown): unknown {
     case '22007': // invalid datetime
     case '22003': // numeric out of range
     case '22023': // invalid parameter value
+    case '22021': // character not in repertoire (a NUL in text)
+    case '22P05': // untranslatable character (\u0000 in jsonb)
       return new AppError(400, 'VALIDATION_FAILED');
     case '23503': // foreign key: the linked row is absent or belongs to another user
       return new AppError(404, 'LINKED_ENTITY_NOT_FOUND');

@@ -40,8 +40,11 @@ const zeros = (keys: readonly string[], counts: Record<string, number> | null) =
   Object.fromEntries(keys.map((k) => [k, counts?.[k] ?? 0]));
 
 export async function computeDashboard(tx: Tx, userId: string): Promise<Dashboard> {
+  // The runtime (Intl) accepts zones Postgres may not know (US/Pacific-New): those count in UTC.
   const [pref] = await tx<{ timezone: string }[]>`
-    select timezone from public.user_notification_preferences where user_id = ${userId}`;
+    select case when exists (select 1 from pg_catalog.pg_timezone_names z where lower(z.name) = lower(p.timezone))
+                then p.timezone else 'UTC' end as timezone
+      from public.user_notification_preferences p where p.user_id = ${userId}`;
   const tz = pref?.timezone ?? 'UTC';
 
   const [counts] = await tx<{

@@ -36,11 +36,11 @@ export function createLogger(opts: { level?: LogLevel; silent?: boolean; base?: 
   };
 }
 
-/** The name and a short first line of an unknown error, for logs; never the request payload. */
+/** The name and the code of an unknown error, for logs; never its message, which may quote values. */
 export function describeError(err: unknown): LogFields {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
-    return { error: err.name, error_message: err.message.split('\n')[0]?.slice(0, 200), error_code: typeof code === 'string' ? code : undefined };
+    return { error: err.name, error_code: typeof code === 'string' ? code : undefined };
   }
   return { error: typeof err };
 }

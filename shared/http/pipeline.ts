@@ -4,6 +4,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError, errorResponse, type Surface } from './errors.ts';
+import { mapDbError } from '../db/errors.ts';
 import { describeError, type Logger } from './logger.ts';
 import type { AppEnv } from './context.ts';
 
@@ -43,9 +44,13 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
   });
 }
 
-/** Turns every failure into the envelope; unknown errors become a logged 500 without details. */
+/**
+ * Turns every failure into the envelope; database errors that are the client's input (mapDbError)
+ * become their 4xx on every route; unknown errors become a logged 500 without details.
+ */
 export function handleErrors(app: Hono<AppEnv>, surface: Surface, log: Logger): void {
-  app.onError((err, c) => {
+  app.onError((thrown, c) => {
+    const err = mapDbError(thrown);
     if (err instanceof AppError) return errorResponse(c, surface, err);
     if (err instanceof HTTPException) return errorResponse(c, surface, fromHttpException(err));
     (c.var.log ?? log).error('unhandled error', { ...describeError(err), route: c.req.routePath });

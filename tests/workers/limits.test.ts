@@ -1,5 +1,6 @@
 // The monthly AI limit per tier: a user at the limit gets no AI call, the entity and the job fail
-// with AI_LIMIT_EXCEEDED; last month's usage does not count.
+// with AI_LIMIT_EXCEEDED; last month's usage does not count. A user without active access gets no
+// AI call either (SUBSCRIPTION_INACTIVE).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMonthlyLimit } from '../../shared/ai/accounting.ts';
 import { MODEL, createCheckIn, createImpulse, createUser, startStack, type Stack, runJob } from './harness.ts';
@@ -48,6 +49,22 @@ describe('monthly AI limit', () => {
     expect(row).toEqual({ ai_assessment_status: 'failed', ai_assessment: null });
     expect(aiCalls()).toBe(before);
     expect(await checkMonthlyLimit(stack.db.sql, userId, 'mastery')).toMatchObject({ exceeded: true, limit: 'cost' });
+  });
+
+  it('fails the job without calling the AI when the subscription is no longer active', async () => {
+    const userId = await createUser(stack.db, { tier: 'trial' });
+    // Queued while the trial was active; the trial has ended by the time the job runs.
+    const impulseId = await createImpulse(stack.db, userId, 'Worried about the move next month');
+    await stack.db.sql`update public.profiles set trial_ends_at = now() - interval '1 day' where id = ${userId}`;
+    const before = aiCalls();
+
+    const job = await runJob(stack, 'impulse-classification', { impulseId });
+    expect(job).toMatchObject({ status: 'failed', attempts: 1, last_error: 'PermanentJobError:SUBSCRIPTION_INACTIVE' });
+    const [impulse] = await stack.db.sql`select ai_status, ai_analysis from public.impulses where id = ${impulseId}`;
+    expect(impulse).toEqual({ ai_status: 'failed', ai_analysis: null });
+    expect(aiCalls()).toBe(before);
+    const [{ n }] = (await stack.db.sql`select count(*)::int as n from public.ai_usage where user_id = ${userId}`) as unknown as [{ n: number }];
+    expect(n).toBe(0);
   });
 
   it('does not count last month, and lets a user below the limit through', async () => {

@@ -23,19 +23,24 @@ export interface AiWorkerDeps {
 export interface UserProfile {
   id: string;
   tier: string;
+  /** The single access rule (public.is_subscription_active) for this profile, now. */
+  active: boolean;
   language: PromptLanguage;
   personalization: Personalization;
 }
 
 export async function loadProfile(sql: Sql, userId: string): Promise<UserProfile> {
   const [p] = await sql<
-    { id: string; subscription_tier: string; preferred_language: string | null; ai_personalization_enabled: boolean; display_name: string | null; gender: string | null; birth_year: number | null }[]
-  >`select id, subscription_tier, preferred_language, ai_personalization_enabled, display_name, gender, birth_year
+    { id: string; subscription_tier: string; active: boolean; preferred_language: string | null; ai_personalization_enabled: boolean; display_name: string | null; gender: string | null; birth_year: number | null }[]
+  >`select id, subscription_tier,
+           public.is_subscription_active(subscription_tier, subscription_status, trial_ends_at, subscription_end_date, is_partner) as active,
+           preferred_language, ai_personalization_enabled, display_name, gender, birth_year
       from public.profiles where id = ${userId}`;
   if (!p) throw new PermanentJobError('PROFILE_NOT_FOUND');
   return {
     id: p.id,
     tier: p.subscription_tier,
+    active: p.active,
     language: p.preferred_language === 'no' ? 'no' : 'en',
     personalization: {
       enabled: p.ai_personalization_enabled,
@@ -72,7 +77,7 @@ export function classifyError(err: unknown): AiJobError | PermanentJobError | un
 }
 
 /**
- * Runs one AI job: marks the entity processing, checks the monthly limit, runs `work`, and on a
+ * Runs one AI job: marks the entity processing, checks access and the monthly limit, runs `work`, and on a
  * failure that ends the job (permanent, or the last attempt) marks the entity failed.
  */
 export async function runAiJob(
@@ -99,6 +104,11 @@ export async function runAiJob(
   await opts.setStatus?.('processing');
   const meter = new UsageMeter(deps, ctx);
   try {
+    // The API gates these routes too; a job queued before the subscription ended must not spend AI.
+    if (!profile.active) {
+      log.warn('subscription inactive', { tier: profile.tier });
+      throw new PermanentJobError('SUBSCRIPTION_INACTIVE');
+    }
     const limit = await checkMonthlyLimit(sql, opts.userId, profile.tier);
     if (limit.exceeded) {
       log.warn('monthly AI limit reached', { tier: profile.tier, limit: limit.limit });
