@@ -5,6 +5,7 @@ import { embedText } from '../../local/emulators/openai/embedding.ts';
 import { createApiApp } from '../../functions/api/app.ts';
 import { createLogger, setLogSink } from '../../shared/http/logger.ts';
 import { toVectorLiteral } from '../../shared/domain/embedder.ts';
+import { costOf } from '../../shared/ai/pricing.ts';
 import { body, startAppStack, USERS, type AppStack } from './setup.ts';
 
 const ANXIOUS = 'I feel anxious about the meeting with my manager tomorrow morning';
@@ -57,6 +58,20 @@ describe('POST /v1/search', () => {
     expect(data.check_ins.map((h: { id: string }) => h.id)).toEqual([ids.checkIn]);
     // The query went to the embeddings API with 512 dimensions.
     expect(s.openai.lastRequest()).toMatchObject({ dimensions: 512, input: [ANXIOUS_QUERY] });
+  });
+
+  it('accounts the query embedding: one ai_usage row for the caller with workload embedding', async () => {
+    const me = await s.userId(USERS.mastery);
+    const usage = () => s.db.sql<{ id: string; workload: string; model: string; input_tokens: number; output_tokens: number; cost: string; session_id: string | null }[]>`
+      select id::text, workload, model, input_tokens, output_tokens, cost::text, session_id from public.ai_usage where user_id = ${me}`;
+    const before = new Set((await usage()).map((r) => r.id));
+    expect((await search({ query: ANXIOUS_QUERY })).status).toBe(200);
+    const added = (await usage()).filter((r) => !before.has(r.id));
+    expect(added).toHaveLength(1);
+    const row = added[0]!;
+    expect(row).toMatchObject({ workload: 'embedding', model: 'text-embedding-3-small', output_tokens: 0, session_id: null });
+    expect(row.input_tokens).toBeGreaterThan(0);
+    expect(Number(row.cost)).toBe(Math.round(costOf(row.model, row.input_tokens, 0) * 1e6) / 1e6);
   });
 
   it('honours types, threshold and limit', async () => {

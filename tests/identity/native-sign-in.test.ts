@@ -102,6 +102,16 @@ describe('Google sign-in and invalid ID tokens', () => {
     expect(profile?.auth_provider).toBe('google');
   });
 
+  it('answers the profile trigger\'s placeholder email when the provider gave none', async () => {
+    const idToken = await s.idp.mintIdToken({ provider: 'apple', email: '', sub: '000emailless-apple-user' });
+    const { res, json } = await signIn({ provider: 'apple', id_token: idToken });
+    expect(res.status).toBe(200);
+    const { id, email } = json.data.user;
+    expect(email).toBe(`${id}@users.invalid`);
+    const [profile] = await s.db.sql`select email from public.profiles where id = ${id}`;
+    expect(profile?.email).toBe(email);
+  });
+
   it.each([
     ['another audience', { audience: 'com.someone.else' }],
     ['another issuer', { issuer: 'https://evil.example.com' }],

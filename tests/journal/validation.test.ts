@@ -111,6 +111,27 @@ describe('bad input → 400 VALIDATION_FAILED', () => {
   });
 });
 
+describe('text limits count characters like the column checks, not UTF-16 units', () => {
+  const emoji = (n: number) => '😀'.repeat(n);
+
+  it('accepts a check-in of 300 emoji (600 UTF-16 units) and one of 500, refuses one of 501 characters', async () => {
+    expect(emoji(300)).toHaveLength(600);
+    const accepted = await api('POST', '/v1/check-ins', { content: emoji(300) });
+    expect(accepted.status).toBe(201);
+    const [row] = await stack.db.sql<{ n: number }[]>`select char_length(content)::int as n from public.check_ins where id = ${accepted.body.data.id}`;
+    expect(row!.n).toBe(300);
+    expect((await api('POST', '/v1/check-ins', { content: emoji(500) })).status).toBe(201);
+    expectError(await api('POST', '/v1/check-ins', { content: emoji(501) }), 400, 'VALIDATION_FAILED');
+    expectError(await api('POST', '/v1/check-ins', { content: 'x'.repeat(501) }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('counts characters after trimming, for impulses and notes too', async () => {
+    expect((await api('POST', '/v1/impulses', { content: `  ${emoji(2000)}  ` })).status).toBe(201);
+    expectError(await api('POST', '/v1/impulses', { content: emoji(2001) }), 400, 'VALIDATION_FAILED');
+    expect((await api('POST', '/v1/notes', { content: emoji(6000) })).status).toBe(201);
+  });
+});
+
 describe("another user's ids → 404", () => {
   it('reads and writes by id', async () => {
     const f = foreign;

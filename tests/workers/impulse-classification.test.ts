@@ -101,6 +101,29 @@ describe('impulse-classification', () => {
     expect(z.number().parse(all.find((s) => s.id === unrelated)?.similarity)).toBeLessThan(0.3);
   });
 
+  it('keeps the classification of an impulse whose session has started, and still writes the analysis', async () => {
+    const { sql } = stack.db;
+    const userId = await createUser(stack.db);
+    // Same content and user: the emulated model answers both alike, so at least one of the two
+    // differs from the AI's value and would have been overwritten.
+    const content = 'A heavy pressure in my chest whenever my manager calls me into a meeting';
+    const contraction = await createImpulse(stack.db, userId, content, 'contraction');
+    const expansion = await createImpulse(stack.db, userId, content, 'expansion');
+    await sql`update public.impulses set processual_status = 'transforming' where id in ${sql([contraction, expansion])}`;
+
+    for (const id of [contraction, expansion]) expect((await classify(id)).status).toBe('completed');
+
+    const rows = await sql<{ id: string; classification: string; ai_status: string; ai_analysis: unknown }[]>`
+      select id, classification, ai_status, ai_analysis from public.impulses where id in ${sql([contraction, expansion])}`;
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(contraction)!.classification).toBe('contraction');
+    expect(byId.get(expansion)!.classification).toBe('expansion');
+    for (const r of rows) {
+      expect(r.ai_status).toBe('complete');
+      aiAnalysisSchema.strict().parse(r.ai_analysis);
+    }
+  });
+
   it('fails a job with a malformed payload at once, without an AI call', async () => {
     const before = stack.anthropic.requests();
     const { job } = await enqueue(stack.db.sql, stack.publisher, 'impulse-classification', { impulseId: 'nope' });

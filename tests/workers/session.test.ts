@@ -74,6 +74,9 @@ describe('a session through the workers', () => {
         from public.sessions where id = ${sessionId}`;
     expect(session!.reflection_status).toBe('complete');
     expect(session!.reflection_conclusion.length).toBeGreaterThan(0);
+    // The summary document carries the conclusion too, its other members untouched.
+    const [concluded] = await sql`select summary_document from public.sessions where id = ${sessionId}`;
+    expect(concluded!.summary_document).toEqual({ ...(summarized!.summary_document as object), reflection: session!.reflection_conclusion });
 
     const [sums] = await sql<{ rows: number; input: number; output: number; cost: string }[]>`
       select count(*)::int as rows, sum(input_tokens)::int as input, sum(output_tokens)::int as output, sum(cost)::text as cost
@@ -84,6 +87,19 @@ describe('a session through the workers', () => {
     expect(session!.total_output_tokens).toBe(sums!.output);
     expect(Number(session!.total_cost)).toBe(Number(sums!.cost));
     expect(Number(session!.total_cost)).toBeGreaterThan(0);
+  });
+
+  it('concludes a reflection on a session without a summary document, leaving the document null', async () => {
+    const { sql } = stack.db;
+    const userId = await createUser(stack.db);
+    const impulseId = await createImpulse(stack.db, userId, 'Restless before sleep, thoughts racing');
+    const sessionId = await createSession(stack.db, userId, impulseId, 'contraction');
+    await sql`update public.sessions set user_reflection = 'Calmer now' where id = ${sessionId}`;
+    expect((await runJob(stack, 'session-summary', { sessionId, reflection: true })).status).toBe('completed');
+    const [row] = await sql`select reflection_status, reflection_conclusion, summary_document from public.sessions where id = ${sessionId}`;
+    expect(row!.reflection_status).toBe('complete');
+    expect(String(row!.reflection_conclusion).length).toBeGreaterThan(0);
+    expect(row!.summary_document).toBeNull();
   });
 
   it('uses different prompts for a realization session than for a clearing session', async () => {

@@ -66,6 +66,10 @@ const refreshRoute = createRoute({
   },
 });
 
+/** The email the app sees: like the profile trigger, `<id>@users.invalid` when the provider gave none. */
+export const signInEmail = (user: { id: string; email?: string | null }): string =>
+  user.email ? user.email : `${user.id}@users.invalid`;
+
 export function registerAuth(app: OpenAPIHono<AppEnv>, identity: Identity): void {
   app.openapi(nativeRoute, async (c) => {
     const { provider, id_token, nonce } = c.req.valid('json');
@@ -76,7 +80,7 @@ export function registerAuth(app: OpenAPIHono<AppEnv>, identity: Identity): void
         access_token: session.access_token,
         refresh_token: session.refresh_token,
         expires_in: session.expires_in,
-        user: { id: user.id, email: user.email ?? '', is_new_user: isNewUser },
+        user: { id: user.id, email: signInEmail(user), is_new_user: isNewUser },
       }),
       200,
     );

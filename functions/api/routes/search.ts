@@ -2,8 +2,9 @@
 // in the find_similar_* functions). POST, so the query text never appears in URLs or access logs.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, UserClaims } from '../../../shared/http/context.ts';
-import { withUser, type Sql, type Tx } from '../../../shared/db/client.ts';
-import { toVectorLiteral, type QueryEmbedder } from '../../../shared/domain/embedder.ts';
+import { recordUsage } from '../../../shared/ai/accounting.ts';
+import { withService, withUser, type Sql, type Tx } from '../../../shared/db/client.ts';
+import { toVectorLiteral, type QueryEmbedder, type QueryEmbedding } from '../../../shared/domain/embedder.ts';
 import { AppError, notFound } from '../../../shared/http/errors.ts';
 import { ok, okSchema } from '../../../shared/http/responses.ts';
 import { requireActiveSubscription } from '../../../shared/http/subscription.ts';
@@ -88,16 +89,20 @@ export function registerSearch(app: OpenAPIHono<AppEnv>, deps: { sql: Sql; embed
     const user = c.var.user;
     const { query, types, threshold, limit } = c.req.valid('json');
     if (!embedder) throw new AppError(503, 'AI_UNAVAILABLE');
-    let vector: number[];
+    let embedding: QueryEmbedding;
     try {
-      vector = await embedder(query);
+      embedding = await embedder(query);
     } catch (err) {
       // The error class and status only: never the query text.
       const { kind, status } = err as { kind?: string; status?: number };
       c.var.log.warn('query embedding failed', { error: describeError(err).error, kind, status });
       throw new AppError(503, 'AI_UNAVAILABLE');
     }
-    const v = toVectorLiteral(vector);
+    // The embedding call is billed: account it to the caller (ai_usage is written by the service only).
+    await withService(sql, (tx) =>
+      recordUsage(tx, [{ workload: 'embedding', model: embedding.model, inputTokens: embedding.inputTokens, outputTokens: 0 }], { userId: user.sub }),
+    );
+    const v = toVectorLiteral(embedding.vector);
     const want = new Set(types);
     const result = await withUser(sql, user, async (tx) => ({
       impulses: want.has('impulses')

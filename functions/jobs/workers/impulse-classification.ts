@@ -1,5 +1,6 @@
 // impulse-classification { impulseId }: AI analysis + embedding of one impulse. Writes
-// ai_analysis, classification (the AI's value corrects the provisional one), content_validity,
+// ai_analysis, classification (the AI's value corrects the provisional one only while the impulse is
+// still `captured`: a started session pins the type), content_validity,
 // title, layer links, impulse_areas, embedding, usage and ai_status `complete` in one transaction.
 import { z } from 'zod';
 import { recordUsage } from '../../../shared/ai/accounting.ts';
@@ -45,7 +46,7 @@ export function impulseClassificationWorker(deps: AiWorkerDeps): JobHandler {
           await tx`
             update public.impulses set
               ai_analysis = ${tx.json(analysis as never)},
-              classification = ${output.classification},
+              classification = case when processual_status = 'captured' then ${output.classification} else classification end,
               content_validity = ${analysis.contentValidity},
               title = ${analysis.title},
               primary_layer_id = ${primary},

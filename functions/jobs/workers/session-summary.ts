@@ -108,6 +108,8 @@ async function conclude(ctx: JobContext, deps: AiWorkerDeps, session: SessionRow
         await tx`
           update public.sessions set
             reflection_conclusion = ${output.conclusion},
+            summary_document = case when summary_document is null then null
+              else jsonb_set(summary_document, '{reflection}', to_jsonb(${output.conclusion}::text)) end,
             reflection_status = 'complete',
             total_input_tokens = total_input_tokens + ${totals.inputTokens},
             total_output_tokens = total_output_tokens + ${totals.outputTokens},
