@@ -42,8 +42,7 @@ const zeros = (keys: readonly string[], counts: Record<string, number> | null) =
 export async function computeDashboard(tx: Tx, userId: string): Promise<Dashboard> {
   // The runtime (Intl) accepts zones Postgres may not know (US/Pacific-New): those count in UTC.
   const [pref] = await tx<{ timezone: string }[]>`
-    select case when exists (select 1 from pg_catalog.pg_timezone_names z where lower(z.name) = lower(p.timezone))
-                then p.timezone else 'UTC' end as timezone
+    select public.known_timezone(p.timezone) as timezone
       from public.user_notification_preferences p where p.user_id = ${userId}`;
   const tz = pref?.timezone ?? 'UTC';
 

@@ -14,7 +14,7 @@ select is_empty($$select name from own_functions where has_function_privilege('a
 select set_eq($$select name from own_functions where has_function_privilege('authenticated', oid, 'execute')$$,
   array['is_subscription_active', 'quota_period_start', 'check_impulse_quota', 'check_impulse_deletable', 'delete_impulse_safe',
         'find_similar_impulses', 'find_similar_to_impulse', 'find_similar_sessions', 'find_sessions_similar_to_impulse',
-        'find_similar_check_ins'],
+        'find_similar_check_ins', 'known_timezone'],
   'authenticated executes exactly the app-facing functions');
 select is_empty($$select name from own_functions where not has_function_privilege('service_role', oid, 'execute')$$,
   'the service role executes every function');
