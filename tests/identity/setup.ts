@@ -1,7 +1,8 @@
 // Shared set-up of the identity tests: a fresh database, stand-in Apple/Google providers, the auth
 // emulator, and the api app configured against them, with one test-only protected route.
 import { createApiApp } from '../../functions/api/app.ts';
-import { loadConfig, type Config } from '../../shared/config/env.ts';
+import type { Config } from '../../shared/config/env.ts';
+import { testConfig as baseTestConfig } from '../helpers/config.ts';
 import { withUser } from '../../shared/db/client.ts';
 import { createLogger } from '../../shared/http/logger.ts';
 import { startAuthEmulator, type AuthEmulator } from '../../local/emulators/auth/index.ts';
@@ -13,17 +14,13 @@ export const ANON_KEY = 'identity-test-anon-key';
 export const SERVICE_KEY = 'identity-test-service-role-key';
 export const AUDIENCES = { apple: 'app.journal.test.ios', google: 'app.journal.test.android' };
 
+/** The shared test configuration with this suite's keys. */
 export function testConfig(overrides: Record<string, string | undefined>): Config {
-  return loadConfig({
-    DATABASE_URL: 'postgres://unused',
+  return baseTestConfig({
     API_CLIENT_KEY: API_KEY,
-    CONSOLE_ADMIN_TOKEN: 'identity-test-admin-token',
-    HEALTH_SECRET: 'identity-test-health-secret',
-    SUPABASE_URL: 'http://127.0.0.1:9',
     SUPABASE_ANON_KEY: ANON_KEY,
     IDENTITY_SECRET_KEY: SERVICE_KEY,
     IDENTITY_TIMEOUT_MS: '3000',
-    LOG_SILENT: 'true',
     ...overrides,
   });
 }

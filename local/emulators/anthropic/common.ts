@@ -149,3 +149,34 @@ export function listen(fetch: (req: Request) => Promise<Response>, port = 0): Pr
     });
   });
 }
+
+/**
+ * The shared face of an emulator: fault switches, request counters for tests, and a fetch handler
+ * that serves the fault-control route first, then the one API route (anything else is `notFound`).
+ */
+export function emulatorHandle<T>(opts: {
+  injector: FaultInjector;
+  /** Requests received on the API route (including failed ones). */
+  requests: () => number;
+  /** The last well-formed request body, for tests that inspect what the client sent. */
+  lastRequest: () => T | null;
+  route: string;
+  handle: (req: Request) => Promise<Response>;
+  notFound: (method: string, path: string) => Response;
+}) {
+  const { injector } = opts;
+  return {
+    faults: injector.faults,
+    setFaults: (patch: Partial<FaultSwitches>) => injector.set(patch),
+    resetFaults: () => injector.reset(),
+    requests: opts.requests,
+    lastRequest: opts.lastRequest,
+    async fetch(req: Request): Promise<Response> {
+      const control = await injector.handleControl(req);
+      if (control) return control;
+      const path = new URL(req.url).pathname;
+      if (req.method === 'POST' && path.endsWith(opts.route)) return opts.handle(req);
+      return opts.notFound(req.method, path);
+    },
+  };
+}

@@ -2,13 +2,13 @@
 // Answers are deterministic: the same request gives the same answer. Routes are matched by
 // suffix so the handler can also be mounted under a prefix by the local stack.
 import {
+  emulatorHandle,
   FaultInjector,
   approxTokens,
   contentWords,
   hash32,
   listen,
   seededRandom,
-  type FaultSwitches,
 } from './common.ts';
 import { corrupt, sampleSchema, type JsonSchema } from './schema-sample.ts';
 
@@ -253,22 +253,14 @@ export function createAnthropicEmulator(opts: Omit<AnthropicEmulatorOptions, 'po
     return Response.json(message, { headers: { 'request-id': newId('req'), ...window.headers(now) } });
   }
 
-  return {
-    faults: injector.faults,
-    setFaults: (patch: Partial<FaultSwitches>) => injector.set(patch),
-    resetFaults: () => injector.reset(),
-    /** Number of /v1/messages requests received (including failed ones). */
+  return emulatorHandle({
+    injector,
     requests: () => count,
-    /** The last well-formed request body, for tests that inspect what the client sent. */
     lastRequest: () => last,
-    async fetch(req: Request): Promise<Response> {
-      const control = await injector.handleControl(req);
-      if (control) return control;
-      const path = new URL(req.url).pathname;
-      if (req.method === 'POST' && path.endsWith('/v1/messages')) return handleMessages(req);
-      return error(404, 'not_found_error', `Not found: ${req.method} ${path}`);
-    },
-  };
+    route: '/v1/messages',
+    handle: handleMessages,
+    notFound: (method, path) => error(404, 'not_found_error', `Not found: ${method} ${path}`),
+  });
 }
 
 export type AnthropicEmulator = ReturnType<typeof createAnthropicEmulator>;

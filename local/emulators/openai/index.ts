@@ -1,6 +1,6 @@
 // Emulator of OpenAI's embeddings endpoint (POST /v1/embeddings). The official SDK asks for
 // encoding_format 'base64' unless the caller sets one, so both encodings are served.
-import { FaultInjector, approxTokens, listen, type FaultSwitches } from '../anthropic/common.ts';
+import { FaultInjector, approxTokens, emulatorHandle, listen } from '../anthropic/common.ts';
 import { embedText, toBase64 } from './embedding.ts';
 
 export interface OpenAIEmulatorOptions {
@@ -133,22 +133,14 @@ export function createOpenAIEmulator(opts: Omit<OpenAIEmulatorOptions, 'port'>) 
     );
   }
 
-  return {
-    faults: injector.faults,
-    setFaults: (patch: Partial<FaultSwitches>) => injector.set(patch),
-    resetFaults: () => injector.reset(),
-    /** Number of /v1/embeddings requests received (including failed ones). */
+  return emulatorHandle({
+    injector,
     requests: () => count,
-    /** The last well-formed request body, for tests that inspect what the client sent. */
     lastRequest: () => last,
-    async fetch(req: Request): Promise<Response> {
-      const control = await injector.handleControl(req);
-      if (control) return control;
-      const path = new URL(req.url).pathname;
-      if (req.method === 'POST' && path.endsWith('/v1/embeddings')) return handleEmbeddings(req);
-      return error(404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null);
-    },
-  };
+    route: '/v1/embeddings',
+    handle: handleEmbeddings,
+    notFound: (method, path) => error(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', null),
+  });
 }
 
 export type OpenAIEmulator = ReturnType<typeof createOpenAIEmulator>;
